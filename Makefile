@@ -1,0 +1,71 @@
+# mmpreempt: the only entry point. Each target is thin and delegates to a
+# script under guest/ (or a sub-Makefile); `make help` lists them.
+CACHE ?= $(HOME)/.cache/mmpreempt
+CMD ?= uname -a
+export CACHE CMD
+
+BUILD := $(CURDIR)/build
+
+.PHONY: help deps kernel module module-only workloads rootfs guest run test demo clean distclean
+
+help:
+	@echo "mmpreempt: trace the mm locks of the 'mm: preemptibility' series in a QEMU guest"
+	@echo
+	@echo "  make deps       install the Debian packages the kit needs (apt-get, idempotent)"
+	@echo "  make kernel     patched linux-source-6.1 bzImage, cached by content in CACHE"
+	@echo "  make module     mmpreempt.ko against that kernel"
+	@echo "  make workloads  the guest's C workloads, into build/bin"
+	@echo "  make rootfs     the Debian bookworm guest image, cached by recipe in CACHE"
+	@echo "  make run CMD='...'  boot the guest and run CMD there (results/run/)"
+	@echo "  make demo       record a short workload with trace-cmd (results/demo/)"
+	@echo "  make test       the whole suite in one guest boot; ends 'N passed, N failed'"
+	@echo "  make clean      remove build/ and results/ (the cache stays)"
+	@echo "  make distclean  clean, and remove the cache too ($(CACHE))"
+	@echo
+	@echo "Variables: CACHE=$(CACHE)  ACCEL=auto|kvm|tcg  SMP=2  NUMA=2  MEM=2048"
+	@echo "  PREEMPT=none|voluntary|full  ICOUNT=1 (deterministic guest time)  TIMEOUT=900"
+
+deps:
+	@guest/deps.sh
+
+kernel:
+	@guest/kernel.sh >/dev/null
+	@mkdir -p $(BUILD)
+	@cp $(CACHE)/kernel/current/kernel.release $(BUILD)/kernel.release
+
+module: kernel module-only
+
+module-only:
+	@if [ -f module/Kbuild ]; then \
+		$(MAKE) --no-print-directory -C module KDIR=$(CACHE)/obj && \
+		cp module/mmpreempt.ko $(BUILD)/; \
+	else echo "module: no sources in module/ yet, nothing to build"; fi
+
+workloads:
+	@$(MAKE) --no-print-directory -C guest/workloads OUT=$(BUILD)/bin
+
+rootfs:
+	@guest/rootfs.sh >/dev/null
+
+# Everything a boot needs. The image and the kernel build at the same time:
+# debootstrap waits on the network while the compiler has the CPUs.
+guest:
+	@$(MAKE) --no-print-directory -j2 kernel rootfs workloads
+	@$(MAKE) --no-print-directory module-only
+
+run: guest
+	@guest/run.sh -- "$$CMD"
+
+test: deps guest
+	@guest/test.sh
+
+demo: deps guest
+	@guest/demo.sh
+
+clean:
+	rm -rf build results
+	@if [ -f module/Kbuild ] && [ -d $(CACHE)/obj ]; then \
+		$(MAKE) --no-print-directory -C module KDIR=$(CACHE)/obj clean; fi
+
+distclean: clean
+	rm -rf $(CACHE)

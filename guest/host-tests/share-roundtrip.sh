@@ -1,0 +1,11 @@
+#!/bin/sh
+# description: what the guest wrote into the results share arrives intact, and
+#   the guest read the host's nonce (guest test share-roundtrip)
+# requires: sha256sum
+. "$TOP/guest/tests/lib/common.sh"
+d=$RES/share
+[ -f "$d/from-guest.bin" ] || fail "nothing arrived from the guest"
+expect "size" "$(stat -c %s "$d/from-guest.bin")" 1048576
+expect "digest computed in the guest" "$(sha256sum <"$d/from-guest.bin" | cut -d' ' -f1)" \
+	"$(cat "$d/from-guest.sha256")"
+expect "nonce echoed by the guest" "$(cat "$d/nonce-echo")" "$(cat "$d/nonce")"

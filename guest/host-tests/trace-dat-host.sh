@@ -1,0 +1,10 @@
+#!/bin/sh
+# description: the host's trace-cmd reads the trace.dat the guest recorded
+#   (guest test trace-cmd-record) and finds the same 5 forktree forks
+# requires: trace-cmd on the host
+. "$TOP/guest/tests/lib/common.sh"
+dat=$RES/trace-cmd/trace.dat
+[ -s "$dat" ] || fail "no trace.dat from the guest at $dat"
+out=$RES/trace-cmd/report-host.txt
+trace-cmd report -i "$dat" >"$out" 2>"$out.err" || { cat "$out.err"; fail "trace-cmd report failed"; }
+expect "forktree forks read on the host" "$(grep -cE 'sched_process_fork: +comm=forktree ' "$out")" 5

@@ -1,0 +1,40 @@
+#!/bin/sh
+# ktap.sh DIR [OUT]: run every DIR/*.sh test in name order, in the guest, and
+# print KTAP: "TAP version 13", "1..N", then "ok N name", "not ok N name" or
+# "ok N name # SKIP why" per test (kselftest: exit 4 means skip, and the test's
+# last "SKIP: why" line says why). Each test's output goes to OUT/NAME.log;
+# a failure also shows its last lines as "# " diagnostics. A test's header line
+# "# timeout: S" bounds it (default 60 s).
+set -u
+dir=$1
+out=${2:-/mnt/results/tests}
+mkdir -p "$out"
+n=0
+for t in "$dir"/*.sh; do [ -f "$t" ] && n=$((n + 1)); done
+echo "TAP version 13"
+echo "1..$n"
+i=0
+for t in "$dir"/*.sh; do
+	[ -f "$t" ] || continue
+	i=$((i + 1))
+	name=$(basename "$t" .sh)
+	tmo=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$t" | head -n 1)
+	logf=$out/$name.log
+	start=$(cut -d' ' -f1 /proc/uptime)
+	timeout -k 5 "${tmo:-60}" sh "$t" >"$logf" 2>&1 </dev/null
+	rc=$?
+	end=$(cut -d' ' -f1 /proc/uptime)
+	dur=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+	case $rc in
+	0) echo "ok $i $name # ${dur} s" ;;
+	4)
+		why=$(sed -n 's/^SKIP: *//p' "$logf" | tail -n 1)
+		echo "ok $i $name # SKIP ${why:-no reason given}"
+		;;
+	*)
+		[ $rc -eq 124 ] && echo "timed out after ${tmo:-60} s" >>"$logf"
+		echo "not ok $i $name # exit $rc, ${dur} s"
+		tail -n 15 "$logf" | sed 's/^/# /'
+		;;
+	esac
+done

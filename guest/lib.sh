@@ -1,0 +1,48 @@
+# Shared by the host-side scripts in guest/: where things live, how to say things.
+# Sourced, not run. POSIX sh.
+
+TOP=${MMPREEMPT_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+CACHE=${CACHE:-$HOME/.cache/mmpreempt}
+PROG=$(basename "$0" .sh)
+
+# The kernel's source version comes from the installed package, never from here.
+KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+KSRC_PKG=linux-source-6.1
+
+log() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
+
+# short content hash of files (in order) and strings given on stdin
+hash_of() { sha256sum | cut -c1-16; }
+
+# Patch files named by a series file, in order, as paths.
+series_files() {
+	dir=$(dirname "$1")
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$1" | while read -r p; do
+		echo "$dir/$p"
+	done
+}
+
+# Everything the kernel image is built from, hashed: package version, both
+# series with their patches, the config fragment and the build recipe.
+kernel_key() {
+	{
+		dpkg-query -W -f='${Version}\n' "$KSRC_PKG" 2>/dev/null || echo nopkg
+		for s in "$TOP/patches/series" "$TOP/tracepoints/series"; do
+			cat "$s"
+			series_files "$s" | while read -r f; do cat "$f"; done
+		done
+		cat "$TOP/guest/kernel.config" "$TOP/guest/kernel.sh"
+	} | hash_of
+}
+
+# The guest image's recipe, hashed.
+rootfs_key() {
+	{ cat "$TOP/guest/rootfs.sh" "$TOP/guest/rootfs.packages" "$TOP/guest/rootfs-init"
+	  echo bookworm; } | hash_of
+}
+
+# Host-built guest artifacts (workload binaries, the module): git-ignored.
+ART=${ART:-$TOP/build}
+
+elapsed() { echo $(($(date +%s) - $1)); }

@@ -1,0 +1,140 @@
+#!/bin/sh
+# run.sh [-r RESULTS] [--] CMD...: boot the patched kernel in QEMU, run CMD in
+# the guest, return its exit status.
+#
+# The guest sees the repository at /mnt/repo (read-only), the host-built
+# artifacts (build/) at /mnt/art (read-only) and RESULTS at /mnt/results
+# (read-write, the guest's working directory), all over virtio-9p. The exit
+# status of CMD comes back on its own virtio-serial port, so a guest that dies
+# (panic=-1, -no-reboot) or hangs (TIMEOUT) can never look like a success, and
+# the run fails when the kernel log shows a splat. Console: RESULTS/console.log.
+#
+# Environment: ACCEL=auto|kvm|tcg  SMP=2  NUMA=2  MEM=2048 (MiB)  TIMEOUT=900 (s)
+#   APPEND='extra kernel args'  ICOUNT=1 (deterministic guest time: TCG, -icount)
+#   QUIET=1 (do not echo the console)  PREEMPT=none|voluntary|full
+# Needs: qemu-system-x86, a kernel from kernel.sh, an image from rootfs.sh.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+results=$TOP/results/run
+while [ $# -gt 0 ]; do
+	case $1 in
+	-r) results=$2; shift 2 ;;
+	--) shift; break ;;
+	-*) die "unknown option $1" ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || die "usage: run.sh [-r RESULTS] [--] CMD..."
+
+kernel=$CACHE/kernel/$(kernel_key)/bzImage
+rootfs=$CACHE/rootfs/$(rootfs_key).img
+[ -f "$kernel" ] || die "no kernel for the current sources: run 'make kernel'"
+[ -f "$rootfs" ] || die "no guest image for the current recipe: run 'make rootfs'"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run 'make deps'"
+SMP=${SMP:-2} NUMA=${NUMA:-2} MEM=${MEM:-2048} TIMEOUT=${TIMEOUT:-900}
+[ $((MEM % NUMA)) -eq 0 ] || die "MEM=$MEM is not divisible by NUMA=$NUMA"
+
+# KVM can be present and still unable to run a kernel (it fails, or crawls):
+# boot ours with no root device and see whether it reaches the expected panic
+# quickly. The answer is cached per host kernel, QEMU and guest kernel.
+kvm_works() {
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	probe=$CACHE/kvm-probe.$({ uname -r; qemu-system-x86_64 --version; cat "$kernel"; } | hash_of)
+	if [ ! -f "$probe" ]; then
+		plog=$(mktemp)
+		timeout -k 2 15 qemu-system-x86_64 -accel kvm -cpu host -m 256 -nodefaults \
+			-display none -no-reboot -serial "file:$plog" -kernel "$kernel" \
+			-append "console=ttyS0 panic=-1" >/dev/null 2>&1 || true
+		if grep -q "Kernel panic" "$plog"; then echo yes; else echo no; fi >"$probe"
+		rm -f "$plog"
+	fi
+	[ "$(cat "$probe")" = yes ]
+}
+accel=${ACCEL:-auto}
+[ "${ICOUNT:-0}" = 1 ] && accel=tcg
+if [ "$accel" = auto ]; then
+	if kvm_works; then accel=kvm; else accel=tcg; fi
+fi
+case $accel in
+kvm) cpu="-cpu host" ;;
+tcg) cpu="-cpu max" ;;
+*) die "ACCEL must be auto, kvm or tcg" ;;
+esac
+
+# Two NUMA nodes by default (page migration needs them): memory split evenly,
+# CPUs dealt round-robin.
+numa=""
+n=0
+while [ $n -lt "$NUMA" ]; do
+	cpus=""
+	c=$n
+	while [ $c -lt "$SMP" ]; do cpus="$cpus,cpus=$c"; c=$((c + NUMA)); done
+	numa="$numa -object memory-backend-ram,id=m$n,size=$((MEM / NUMA))M"
+	numa="$numa -numa node,nodeid=$n$cpus,memdev=m$n"
+	n=$((n + 1))
+done
+
+timing=""
+if [ "${ICOUNT:-0}" = 1 ]; then
+	timing="-icount shift=0,align=off,sleep=off -rtc clock=vm"
+fi
+append="console=ttyS0 root=/dev/vda rootfstype=ext4 rw init=/sbin/mmpreempt-init"
+append="$append panic=-1 nokaslr norandmaps ${QUIET_KERNEL-quiet}"
+[ -n "${PREEMPT:-}" ] && append="$append preempt=$PREEMPT"
+append="$append ${APPEND:-}"
+
+mkdir -p "$results" "$ART"
+results=$(cd "$results" && pwd)
+rm -f "$results/console.log"
+printf '%s\n' "$*" >"$results/.cmd"
+chan=$(mktemp -d)
+trap 'rm -rf "$chan"; rm -f "$results/.cmd"' EXIT
+: >"$results/console.log"
+
+log "booting $(cat "$CACHE/kernel/$(kernel_key)/kernel.release") under $accel," \
+	"$SMP vCPUs, $NUMA NUMA nodes, $MEM MiB${timing:+, icount}:" \
+	"$(printf '%s' "$*" | tr -s '\n\t ' ' ' | cut -c1-100)"
+t0=$(date +%s)
+# shellcheck disable=SC2086 # the option lists are meant to split
+timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel "$accel" $cpu \
+	-smp "$SMP" -m "${MEM}M" $numa $timing \
+	-nodefaults -display none -no-reboot -monitor none \
+	-chardev "file,id=con,path=$results/console.log" -serial chardev:con \
+	-kernel "$kernel" -append "$append" \
+	-drive "file=$rootfs,if=virtio,format=raw,snapshot=on" \
+	-virtfs "local,path=$TOP,mount_tag=repo,security_model=none,readonly=on" \
+	-virtfs "local,path=$ART,mount_tag=art,security_model=none,readonly=on" \
+	-virtfs "local,path=$results,mount_tag=results,security_model=none" \
+	-device virtio-serial-pci \
+	-chardev "file,id=status,path=$chan/status" \
+	-device virtserialport,chardev=status,name=mmpreempt.status \
+	>"$chan/qemu.log" 2>&1 &
+qpid=$!
+if [ "${QUIET:-0}" != 1 ]; then
+	tail -n +1 -f --pid="$qpid" "$results/console.log" &
+fi
+qrc=0
+wait "$qpid" || qrc=$?
+sleep 0.2
+secs=$(elapsed "$t0")
+
+if [ -s "$chan/qemu.log" ]; then
+	sed 's/^/qemu: /' "$chan/qemu.log" >&2
+fi
+[ $qrc -eq 124 ] && die "guest timed out after $TIMEOUT s (console: $results/console.log)"
+[ $qrc -eq 0 ] || die "qemu failed with status $qrc (console: $results/console.log)"
+# Kernel lines carry a printk timestamp; matching only those keeps a test that
+# prints "WARNING:" itself from failing the run, and a kernel splat from hiding.
+if grep -E '^\[ *[0-9]+\.[0-9]+\] .*(BUG:|WARNING:|Oops|Call Trace:|KASAN|UBSAN|lockdep)' \
+	"$results/console.log" >"$chan/splat"; then
+	head -n 20 "$chan/splat" >&2
+	die "the kernel log shows a splat (console: $results/console.log)"
+fi
+status=$(cat "$chan/status" 2>/dev/null | tr -d '\r\n ')
+case $status in
+'' ) die "the guest died without reporting a status after $secs s (console: $results/console.log)" ;;
+*[!0-9]*) die "garbled status '$status' from the guest" ;;
+esac
+log "guest exited with status $status after $secs s"
+exit "$status"

@@ -1,0 +1,14 @@
+# Sourced by guest tests. POSIX sh. A test exits 0 (pass), 4 (skip, after
+# printing "SKIP: why") or anything else (fail, after saying why).
+set -eu
+RES=${MMPREEMPT_RESULTS:-/mnt/results}
+ART=${MMPREEMPT_ART:-/mnt/art}
+REPO=${MMPREEMPT_REPO:-/mnt/repo}
+TRACEFS=/sys/kernel/tracing
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit 4; }
+# expect WHAT GOT WANT: exact equality, said either way
+expect() {
+	if [ "$2" = "$3" ]; then echo "ok: $1 = $2"; else fail "$1: got '$2', want '$3'"; fi
+}

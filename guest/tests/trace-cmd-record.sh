@@ -1,0 +1,15 @@
+#!/bin/sh
+# description: trace-cmd records a fork workload of known shape: exactly 5 forks
+#   by forktree in trace.dat (the host re-reads it in host test trace-dat-host)
+# requires: trace-cmd, forktree
+# timeout: 120
+. "$(dirname "$0")/lib/common.sh"
+d=$RES/trace-cmd
+mkdir -p "$d"
+cd /tmp
+trace-cmd record -q -o "$d/trace.dat" -e sched:sched_process_fork \
+	forktree --depth 1 --width 5 >"$d/record.log" 2>&1 || { cat "$d/record.log"; fail "trace-cmd record"; }
+cat "$d/record.log"
+trace-cmd report -i "$d/trace.dat" >"$d/report.txt" 2>/dev/null || fail "trace-cmd report"
+forks=$(grep -cE 'sched_process_fork: +comm=forktree ' "$d/report.txt" || true)
+expect "forks by forktree in the trace" "$forks" 5
