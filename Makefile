@@ -2,7 +2,7 @@
 # script under guest/ (or a sub-Makefile); `make help` lists them.
 CACHE ?= $(HOME)/.cache/mmpreempt
 CMD ?= uname -a
-export CACHE CMD
+export CACHE
 
 BUILD := $(CURDIR)/build
 
@@ -32,6 +32,9 @@ kernel:
 	@guest/kernel.sh >/dev/null
 	@mkdir -p $(BUILD)
 	@cp $(CACHE)/kernel/current/kernel.release $(BUILD)/kernel.release
+	@mkdir -p $(BUILD)/modules && rm -f $(BUILD)/modules/*.ko && \
+		cp $(CACHE)/kernel/current/*.ko $(BUILD)/modules/ 2>/dev/null || true
+	@mkdir -p $(BUILD)/bin && cp $(CACHE)/kernel/current/gup_test $(BUILD)/bin/
 
 module: kernel module-only
 
@@ -53,8 +56,9 @@ guest:
 	@$(MAKE) --no-print-directory -j2 kernel rootfs workloads
 	@$(MAKE) --no-print-directory module-only
 
+# $(value CMD): the command exactly as given, "$" and all, quoted for sh.
 run: guest
-	@guest/run.sh -- "$$CMD"
+	@guest/run.sh -- '$(subst ','\'',$(value CMD))'
 
 test: deps guest
 	@guest/test.sh

@@ -56,22 +56,29 @@ fi
 # tree already carries exactly these patches.
 want=$(for s in "$TOP/patches/series" "$TOP/tracepoints/series"; do
 	series_files "$s" | while read -r f; do cat "$f"; done; done | hash_of)
+# The series is applied in a scratch worktree, then checked out here: git
+# rewrites only the files that differ from what the tree had, so a changed
+# patch rebuilds what it touches, not everything the previous series touched.
 if [ "$(cat "$src/.git/mmpreempt-series" 2>/dev/null)" != "$want" ]; then
-	git -C "$src" am --abort >/dev/null 2>&1 || true
-	git -C "$src" reset -q --hard baseline
-	git -C "$src" clean -q -fdx
+	apply=$CACHE/src/apply
+	git -C "$src" worktree remove --force "$apply" >/dev/null 2>&1 || rm -rf "$apply"
+	git -C "$src" worktree prune
+	git -C "$src" worktree add -q --detach "$apply" baseline
 	for s in "$TOP/patches/series" "$TOP/tracepoints/series"; do
-		series_files "$s" | while read -r f; do
+		for f in $(series_files "$s"); do
 			[ -f "$f" ] || die "$s names $(basename "$f"), which does not exist"
-			if ! git -C "$src" -c user.name=mmpreempt -c user.email=mmpreempt@localhost \
+			if ! git -C "$apply" -c user.name=mmpreempt -c user.email=mmpreempt@localhost \
 				am -q --keep-cr "$f" >"$CACHE/logs/git-am.log" 2>&1; then
 				cat "$CACHE/logs/git-am.log" >&2
-				git -C "$src" am --abort >/dev/null 2>&1 || true
+				git -C "$apply" am --abort >/dev/null 2>&1 || true
 				die "patch does not apply: ${f#"$TOP"/}"
 			fi
 			log "applied ${f#"$TOP"/}"
 		done
 	done
+	head=$(git -C "$apply" rev-parse HEAD)
+	git -C "$src" worktree remove --force "$apply"
+	git -C "$src" checkout -q -f -B mmpreempt "$head"
 	echo "$want" >"$src/.git/mmpreempt-series"
 fi
 
@@ -105,6 +112,13 @@ secs=$(elapsed "$t0")
 
 mkdir -p "$out.tmp"
 cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$out.tmp/"
+# In-tree test modules the guest tests load (test_hmm: a user-space way to
+# reach mmu_notifier_register(), hence mm_take_all_locks()).
+find "$obj" -name '*.ko' -exec cp {} "$out.tmp/" \;
+# The tree's own GUP-fast selftest, for the guest (static: no guest libs).
+gcc -O2 -static -I"$src" -I"$src/tools/testing/selftests" \
+	-o "$out.tmp/gup_test" "$src/tools/testing/selftests/vm/gup_test.c" -lpthread ||
+	die "cannot build tools/testing/selftests/vm/gup_test.c"
 kmake -s kernelrelease >"$out.tmp/kernel.release"
 echo "$secs" >"$out.tmp/build-seconds"
 rm -rf "$out" && mv "$out.tmp" "$out"

@@ -7,16 +7,23 @@
  * page again (copy-on-write). That builds an anon_vma tree one level per
  * generation, all under the root's anon_vma. The shape is exact: the tree has
  * sum(WIDTH^i, i = 0..DEPTH) processes and one fork fewer than that.
+ *
+ * --ksm marks the region MADV_MERGEABLE and makes every process write the
+ * same bytes, so that ksmd can merge the pages of the whole tree (each
+ * merged page then pins its anon_vma from ksmd's rmap_item).
+ *
+ * --chain N instead forks a chain of N processes in which each one exits as
+ * soon as its child has written: the anon_vma of a dead middle generation
+ * has no vma and one child, so anon_vma_clone() reuses it for the next fork
+ * rather than growing the tree by one more level.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "common.h"
 
 static const char summary[] =
 	"forktree: fork a DEPTH x WIDTH process tree that writes private anonymous memory\n";
@@ -24,28 +31,23 @@ static const char summary[] =
 static void usage(FILE *f)
 {
 	fprintf(f, "%s"
-		"usage: forktree [--depth D] [--width W] [--mib M] [--hold-ms T]\n"
+		"usage: forktree [--depth D] [--width W] [--mib M] [--hold-ms T] [--chain N]\n"
 		"  --depth D    generations below the root (default 3)\n"
 		"  --width W    children per process (default 2)\n"
 		"  --mib M      private anonymous MiB mapped by the root (default 1)\n"
 		"  --hold-ms T  each process sleeps T ms after writing (default 0)\n"
+		"  --chain N    a chain of N generations, each exiting once its child wrote\n"
+		"  --ksm        madvise(MADV_MERGEABLE) the region; all processes write the same bytes\n"
 		"Prints the number of processes and forks on success.\n", summary);
 }
 
 static long page;
+static int same_bytes;
 
 static void touch(char *mem, size_t len, int gen)
 {
 	for (size_t off = 0; off < len; off += page)
-		mem[off] = (char)gen;
-}
-
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (ms > 0 && nanosleep(&ts, &ts) && errno == EINTR)
-		;
+		mem[off] = same_bytes ? 0x5a : (char)gen;
 }
 
 /* Returns 0 when this process and its whole subtree succeeded. */
@@ -82,19 +84,48 @@ static int grow(char *mem, size_t len, int gen, int depth, int width, long hold)
 	return bad;
 }
 
-static long number(const char *opt, const char *s, long min, long max)
+/* Each generation forks the next, waits until it has written, and exits. */
+static int chain(char *mem, size_t len, long n)
 {
-	char *end;
-	long v;
+	int st, bad = 0;
 
-	errno = 0;
-	v = strtol(s, &end, 0);
-	if (errno || *end || end == s || v < min || v > max) {
-		fprintf(stderr, "forktree: %s wants a number in [%ld, %ld], not '%s'\n",
-			opt, min, max, s);
-		exit(2);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
+		perror("forktree: PR_SET_CHILD_SUBREAPER");
+	touch(mem, len, 0);
+	for (long gen = 1; gen <= n; gen++) {
+		int wrote[2];
+		pid_t pid;
+		char b;
+
+		if (pipe(wrote))
+			die("forktree: pipe: %s\n", strerror(errno));
+		pid = fork();
+		if (pid < 0)
+			die("forktree: fork: %s\n", strerror(errno));
+		if (pid > 0) {
+			/* parent: once the child wrote, this generation is done */
+			if (read(wrote[0], &b, 1) != 1)
+				_exit(1);
+			if (gen > 1)
+				_exit(0);
+			close(wrote[0]);
+			close(wrote[1]);
+			break;		/* the root waits for the whole chain */
+		}
+		touch(mem, len, (int)gen);
+		if (write(wrote[1], "w", 1) != 1)
+			_exit(1);
+		close(wrote[0]);
+		close(wrote[1]);
+		if (gen == n)
+			_exit(0);
 	}
-	return v;
+	while (wait(&st) > 0)
+		if (!WIFEXITED(st) || WEXITSTATUS(st))
+			bad = 1;
+	if (!bad)
+		printf("forktree: chain of %ld generations\n", n);
+	return bad;
 }
 
 int main(int argc, char **argv)
@@ -104,22 +135,42 @@ int main(int argc, char **argv)
 		{ "width", required_argument, NULL, 'w' },
 		{ "mib", required_argument, NULL, 'm' },
 		{ "hold-ms", required_argument, NULL, 't' },
+		{ "chain", required_argument, NULL, 'c' },
+		{ "ksm", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	long depth = 3, width = 2, mib = 1, hold = 0, procs = 1, gen = 1;
+	long depth = 3, width = 2, mib = 1, hold = 0, procs = 1, gen = 1, nchain = 0;
 	size_t len;
 	char *mem;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:w:m:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:w:m:t:c:kh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': depth = number("--depth", optarg, 0, 16); break;
-		case 'w': width = number("--width", optarg, 1, 64); break;
-		case 'm': mib = number("--mib", optarg, 1, 65536); break;
-		case 't': hold = number("--hold-ms", optarg, 0, 3600000); break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'd':
+			depth = number("forktree", "--depth", optarg, 0, 16);
+			break;
+		case 'w':
+			width = number("forktree", "--width", optarg, 1, 64);
+			break;
+		case 'm':
+			mib = number("forktree", "--mib", optarg, 1, 65536);
+			break;
+		case 't':
+			hold = number("forktree", "--hold-ms", optarg, 0, 3600000);
+			break;
+		case 'k':
+			same_bytes = 1;
+			break;
+		case 'c':
+			nchain = number("forktree", "--chain", optarg, 1, 4096);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
 		}
 	}
 	if (optind != argc) {
@@ -141,6 +192,12 @@ int main(int argc, char **argv)
 		perror("forktree: mmap");
 		return 1;
 	}
+	if (same_bytes && madvise(mem, len, MADV_MERGEABLE)) {
+		perror("forktree: madvise(MADV_MERGEABLE)");
+		return 1;
+	}
+	if (nchain)
+		return chain(mem, len, nchain);
 	if (grow(mem, len, 0, (int)depth, (int)width, hold))
 		return 1;
 	printf("forktree: %ld processes, %ld forks, %ld MiB each\n", procs, procs - 1, mib);

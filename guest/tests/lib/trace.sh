@@ -1,0 +1,46 @@
+# Sourced by guest tests that record trace events. POSIX sh.
+#
+# record DIR EVENTS... -- CMD...: trace-cmd record of CMD into DIR/trace.dat
+# with a global (cross-CPU ordered) clock, then DIR/events.txt: one line per
+# event, "ts cpu pid comm event key=value...". Fails the test if trace-cmd
+# reports lost events: a test's counts must be exact or say why not.
+
+record() {
+	_d=$1
+	shift
+	_ev=""
+	while [ "$1" != "--" ]; do _ev="$_ev -e $1"; shift; done
+	shift
+	mkdir -p "$_d"
+	# shellcheck disable=SC2086
+	trace-cmd record -C global -b 16384 -o "$_d/trace.dat" $_ev "$@" \
+		>"$_d/record.log" 2>&1 || { cat "$_d/record.log"; fail "trace-cmd record $*"; }
+	if grep -Eq '^overrun: *[1-9]|^dropped: *[1-9]' "$_d/record.log"; then
+		grep -E '^(CPU|overrun|dropped)' "$_d/record.log"
+		fail "trace-cmd lost events: the buffer overran"
+	fi
+	# -N: no plugins, so every event prints its own key=value format
+	trace-cmd report -N -i "$_d/trace.dat" >"$_d/report.txt" 2>"$_d/report.err" ||
+		fail "trace-cmd report failed: $(cat "$_d/report.err")"
+	if grep -q 'LOST' "$_d/report.txt"; then
+		fail "trace-cmd report shows lost events"
+	fi
+	# "comm-pid [cpu] ts: event: fields" -> "ts cpu pid comm event fields"
+	awk '$2 ~ /^\[[0-9]+\]$/ && $3 ~ /:$/ && $4 ~ /:$/ {
+		n = split($1, a, "-"); pid = a[n]; comm = substr($1, 1, length($1) - length(pid) - 1)
+		cpu = substr($2, 2, length($2) - 2) + 0
+		ts = substr($3, 1, length($3) - 1); ev = substr($4, 1, length($4) - 1)
+		line = ts " " cpu " " pid " " comm " " ev
+		for (i = 5; i <= NF; i++) line = line " " $i
+		print line
+	}' "$_d/report.txt" >"$_d/events.txt"
+	echo "recorded $(wc -l <"$_d/events.txt") events in $_d/trace.dat"
+}
+
+# count FILE EVENT [AWK-CONDITION]: events of that name (fields as f["key"])
+count() {
+	awk -v ev="$2" "
+	{ delete f; for (i = 6; i <= NF; i++) { split(\$i, kv, \"=\"); f[kv[1]] = kv[2] } }
+	\$5 == ev && (${3:-1}) { n++ }
+	END { print n + 0 }" "$1"
+}
