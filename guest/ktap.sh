@@ -4,7 +4,9 @@
 # "ok N name # SKIP why" per test (kselftest: exit 4 means skip, and the test's
 # last "SKIP: why" line says why). Each test's output goes to OUT/NAME.log;
 # a failure also shows its last lines as "# " diagnostics. A test's header line
-# "# timeout: S" bounds it (default 60 s).
+# "# timeout: S" bounds it (default 60 s). A test that reports results of its
+# own (a KUnit suite) prints them as KTAP subtests, indented by 4 spaces;
+# they are passed on, before the test's own line, as KTAP nests them.
 set -u
 dir=$1
 out=${2:-/mnt/results/tests}
@@ -24,6 +26,7 @@ for t in "$dir"/*.sh; do
 	timeout -k 5 "${tmo:-60}" sh "$t" >"$logf" 2>&1 </dev/null
 	rc=$?
 	end=$(cut -d' ' -f1 /proc/uptime)
+	grep -E '^    (not )?ok [0-9]+ ' "$logf"
 	dur=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
 	case $rc in
 	0) echo "ok $i $name # ${dur} s" ;;

@@ -44,9 +44,16 @@ fi
 # Guest results, renumbered; a planned test without a result line failed.
 planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$res/guest.tap" 2>/dev/null | head -n 1)
 seen=0
+subs=""
 if [ -f "$res/guest.tap" ]; then
 	while IFS= read -r line; do
 		case $line in
+		"    ok "*|"    not ok "*)
+			# a subtest: counted, named after its parent line below
+			sub=$line
+			subs="$subs$(printf '%s\n' "$sub" | sed 's/^ *//')
+"
+			;;
 		"ok "*|"not ok "*)
 			seen=$((seen + 1))
 			body=${line#ok }
@@ -54,6 +61,24 @@ if [ -f "$res/guest.tap" ]; then
 			name=${body#* }
 			dir=""
 			case $name in *" # "*) dir=${name#* \# }; name=${name%% \# *} ;; esac
+			printf '%s' "$subs" | while IFS= read -r sl; do
+				[ -n "$sl" ] || continue
+				sb=${sl#ok }
+				sb=${sb#not ok }
+				sb=${sb#* }
+				case $sl in
+				ok*) echo "ok $name: $sb" ;;
+				*) echo "not ok $name: $sb" ;;
+				esac
+			done >"$res/.subs"
+			subs=""
+			while IFS= read -r sl; do
+				case $sl in
+				ok*) emit ok "guest: ${sl#ok }" ;;
+				*) emit not-ok "guest: ${sl#not ok }" ;;
+				esac
+			done <"$res/.subs"
+			rm -f "$res/.subs"
 			case $line in
 			ok*) emit ok "guest: $name" "$dir" ;;
 			*) emit not-ok "guest: $name" "$dir (see results/test/tests/$name.log)" ;;

@@ -1,0 +1,29 @@
+#!/bin/sh
+# description: SERIES row 10 (i_mmap and anon_vma locks became sleeping
+#   locks). With a SCHED_FIFO task (cyclictest, 1 ms) on CPU 0, a truncate
+#   under shared mappings (i_mmap read hold over the unmap of every page)
+#   and page migration (anon_vma read holds in rmap walks) run on CPU 0:
+#   holders of both locks are observed switched out while holding them
+#   (a sched_switch of the holder inside an acquired..released interval)
+# requires: trace-cmd, cyclictest, taskset, filemap, migrate, 2 NUMA nodes
+# timeout: 300
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/trace.sh"
+[ -d /sys/devices/system/node/node1 ] || skip "the guest has one NUMA node"
+trap 'pkill cyclictest' EXIT
+trap 'exit 1' TERM INT
+d=$RES/proof-sleeping-locks
+cd /tmp
+record "$d" sched:sched_switch anon_vma:anon_vma_lock_acquired anon_vma:anon_vma_lock_released \
+	i_mmap:i_mmap_lock_acquired i_mmap:i_mmap_lock_released -- sh -c '
+	cyclictest -q -m -t 1 -a 0 -p 90 -i 1000 -D 120 >/dev/null &
+	cy=$!
+	sleep 1
+	taskset -c 0 filemap --procs 4 --pages 8192 --rounds 3 &&
+	taskset -c 0 migrate --pages 4096 --rounds 4; rc=$?
+	kill $cy; wait $cy; exit $rc'
+awk -f "$(dirname "$0")/lib/held-switch.awk" "$d/events.txt" | sort | tee "$d/held"
+for s in i_mmap anon_vma; do
+	n=$(sed -n "s/^$s holds=[0-9]* switched=\([0-9]*\).*/\1/p" "$d/held")
+	[ "${n:-0}" -ge 1 ] || fail "no $s holder was ever switched out while holding"
+done
