@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmpreempt.ko: counters and histograms for the mm locks that the 2010
+ * "mm: preemptibility" series made sleeping (anon_vma, i_mmap), for the
+ * preemptible mmu_gather and for mm_take_all_locks(), fed by the mmpreempt
+ * trace events. Interface: /sys/kernel/debug/mmpreempt/ (root only):
+ *   enable          rw  1 attaches the probes (the default at load), 0
+ *                       detaches them: nothing runs while 0
+ *   reset           w   1 zeroes every counter and histogram
+ *   stats           r   "name value" lines
+ *   hist/           r   log2 histograms, in the layout of bpftrace's hist()
+ *   top             r   the root anon_vmas with the most hold time
+ *   take_all_locks  rw  write a pid: mm_take_all_locks() on its mm
+ *   test_hold_i_mmap w  write N: hold an i_mmap lock N ms (a test trigger)
+ * Anything else written to a file is refused with -EINVAL.
+ */
+#include <linux/debugfs.h>
+#include <linux/module.h>
+#include <linux/rwsem.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#include "mmpreempt.h"
+
+static unsigned int hold_slots = 16384;
+module_param(hold_slots, uint, 0444);
+MODULE_PARM_DESC(hold_slots, "waits and holds tracked at once (default 16384)");
+
+static unsigned int top_slots = 4096;
+module_param(top_slots, uint, 0444);
+MODULE_PARM_DESC(top_slots, "root anon_vmas tracked for 'top' (default 4096)");
+
+static unsigned int top_n = 20;
+module_param(top_n, uint, 0444);
+MODULE_PARM_DESC(top_n, "rows printed by 'top' (default 20)");
+
+static unsigned int contended_ns;
+module_param(contended_ns, uint, 0444);
+MODULE_PARM_DESC(contended_ns,
+		 "an acquisition that waited longer is contended (0: calibrate at load)");
+
+u64 mmp_contended_ns;
+/* serialises enable, reset and unload */
+DEFINE_MUTEX(mmp_control_lock);
+static bool enabled;
+static struct dentry *dir;
+
+/*
+ * Accepts a decimal number in [0, max], optionally followed by one newline,
+ * nothing else: no sign, no spaces, no leading zeros, at most 10 digits.
+ */
+int mmp_parse_uint(const char __user *ubuf, size_t count, unsigned int max,
+		   unsigned int *val)
+{
+	char buf[12];
+	u64 v = 0;
+	size_t i, n;
+
+	if (count == 0 || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	n = count;
+	if (buf[n - 1] == '\n')
+		n--;
+	if (n == 0 || (n > 1 && buf[0] == '0'))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (buf[i] < '0' || buf[i] > '9')
+			return -EINVAL;
+		v = v * 10 + (buf[i] - '0');
+	}
+	if (v > max)
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+/*
+ * The uncontended path: how long an uncontended down_write() takes here,
+ * timed like the probes time it. An acquisition that waited more than four
+ * times the median of that is counted as contended (at least 1 us).
+ */
+static u64 calibrate_contended_ns(void)
+{
+	static struct rw_semaphore sem;
+	u64 t[64], tmp;
+	int i, j;
+
+	init_rwsem(&sem);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		u64 t0 = ktime_get_ns();
+
+		down_write(&sem);
+		t[i] = ktime_get_ns() - t0;
+		up_write(&sem);
+	}
+	for (i = 1; i < ARRAY_SIZE(t); i++)
+		for (j = i; j > 0 && t[j - 1] > t[j]; j--) {
+			tmp = t[j];
+			t[j] = t[j - 1];
+			t[j - 1] = tmp;
+		}
+	return max_t(u64, 4 * t[ARRAY_SIZE(t) / 2], 1000);
+}
+
+static int set_enabled(bool on)
+{
+	int ret = 0;
+
+	if (on == enabled)
+		return 0;
+	if (on) {
+		mmp_holds_clear();	/* intervals begun while off are unknown */
+		ret = mmp_probes_attach();
+	} else {
+		mmp_probes_detach();
+	}
+	if (!ret)
+		enabled = on;
+	return ret;
+}
+
+static ssize_t enable_read(struct file *file, char __user *ubuf, size_t count,
+			   loff_t *ppos)
+{
+	char buf[2] = { READ_ONCE(enabled) ? '1' : '0', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
+static ssize_t enable_write(struct file *file, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	unsigned int v;
+	int ret = mmp_parse_uint(ubuf, count, 1, &v);
+
+	if (ret)
+		return ret;
+	mutex_lock(&mmp_control_lock);
+	ret = set_enabled(v);
+	mutex_unlock(&mmp_control_lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations enable_fops = {
+	.owner = THIS_MODULE,
+	.read = enable_read,
+	.write = enable_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t reset_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	unsigned int v;
+	int ret = mmp_parse_uint(ubuf, count, 1, &v);
+
+	if (ret)
+		return ret;
+	if (v != 1)
+		return -EINVAL;
+	mutex_lock(&mmp_control_lock);
+	mmp_stats_reset();
+	mmp_top_clear();
+	mutex_unlock(&mmp_control_lock);
+	return count;
+}
+
+static const struct file_operations reset_fops = {
+	.owner = THIS_MODULE,
+	.write = reset_write,
+	.llseek = noop_llseek,
+};
+
+static void cleanup(void)
+{
+	debugfs_remove_recursive(dir);	/* waits for file operations in flight */
+	mutex_lock(&mmp_control_lock);
+	set_enabled(false);		/* waits for probes in flight */
+	mutex_unlock(&mmp_control_lock);
+	mmp_top_exit();
+	mmp_holds_exit();
+	mmp_stats_exit();
+}
+
+static int __init mmpreempt_init(void)
+{
+	int ret;
+
+	mmp_contended_ns = contended_ns ? contended_ns : calibrate_contended_ns();
+	ret = mmp_stats_init();
+	if (!ret)
+		ret = mmp_holds_init(hold_slots);
+	if (!ret)
+		ret = mmp_top_init(top_slots);
+	if (ret)
+		goto fail;
+	dir = debugfs_create_dir("mmpreempt", NULL);
+	debugfs_create_file("enable", 0600, dir, NULL, &enable_fops);
+	debugfs_create_file("reset", 0200, dir, NULL, &reset_fops);
+	mmp_stats_debugfs(dir);
+	mmp_top_debugfs(dir, top_n);
+	mmp_alllocks_debugfs(dir);
+	mmp_testhook_debugfs(dir);
+	mutex_lock(&mmp_control_lock);
+	ret = set_enabled(true);
+	mutex_unlock(&mmp_control_lock);
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	cleanup();
+	return ret;
+}
+
+static void __exit mmpreempt_exit(void)
+{
+	cleanup();
+}
+
+module_init(mmpreempt_init);
+module_exit(mmpreempt_exit);
+MODULE_DESCRIPTION("counters and histograms for the mm locks made preemptible in 2010");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-CPU counters and log2 histograms, summed on read. A reset records the
+ * sums as a base that readers subtract, so no increment racing with it is
+ * lost; maxima carry the epoch they were set in instead.
+ */
+#include <linux/debugfs.h>
+#include <linux/log2.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/stringify.h>
+
+#include "mmpreempt.h"
+
+struct mmp_pcpu __percpu *mmp_pcpu;
+unsigned long mmp_epoch = 1;
+static struct mmp_pcpu *mmp_base;	/* sums at the last reset */
+static struct mmp_pcpu *mmp_sum;	/* scratch for readers */
+static DEFINE_MUTEX(mmp_read_lock);	/* readers vs. reset */
+
+static const char * const mmp_event_names[] = {
+#define MMP_EVENT(name) __stringify(name),
+#include "mmp_events.h"
+#undef MMP_EVENT
+};
+
+static const char * const kind_names[] = { "anon_vma", "i_mmap" };
+static const char * const mode_names[] = { "read", "write" };
+
+void mmp_hist_add(u64 *hist, u64 v)
+{
+	unsigned int slot = v ? min(ilog2(v) + 1, MMP_HIST_SLOTS - 1) : 0;
+
+	hist[slot]++;
+}
+
+/* Called with preemption disabled, on this CPU's copy only. */
+void mmp_max_update(struct mmp_max *m, u64 v)
+{
+	unsigned long epoch = READ_ONCE(mmp_epoch);
+
+	if (m->epoch != epoch || v > m->val) {
+		m->val = v;
+		m->epoch = epoch;
+	}
+}
+
+static u64 max_of(size_t off)
+{
+	unsigned long epoch = READ_ONCE(mmp_epoch);
+	u64 best = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct mmp_max *m = (void *)per_cpu_ptr(mmp_pcpu, cpu) + off;
+
+		if (m->epoch == epoch && m->val > best)
+			best = m->val;
+	}
+	return best;
+}
+
+/* Sums every u64 of the per-CPU copies into @out (maxima are not sums). */
+static void sum_all(struct mmp_pcpu *out)
+{
+	const size_t n = offsetof(struct mmp_pcpu, wait_max) / sizeof(u64);
+	u64 *o = (u64 *)out;
+	int cpu;
+
+	memset(out, 0, sizeof(*out));
+	for_each_possible_cpu(cpu) {
+		u64 *c = (u64 *)per_cpu_ptr(mmp_pcpu, cpu);
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			o[i] += READ_ONCE(c[i]);
+	}
+}
+
+/* @mmp_sum minus the base, as of now; caller holds mmp_read_lock. */
+static void snapshot(void)
+{
+	const size_t n = offsetof(struct mmp_pcpu, wait_max) / sizeof(u64);
+	u64 *s = (u64 *)mmp_sum, *b = (u64 *)mmp_base;
+	size_t i;
+
+	sum_all(mmp_sum);
+	for (i = 0; i < n; i++)
+		s[i] -= b[i];
+}
+
+void mmp_stats_reset(void)
+{
+	mutex_lock(&mmp_read_lock);
+	sum_all(mmp_base);
+	WRITE_ONCE(mmp_epoch, mmp_epoch + 1);
+	mutex_unlock(&mmp_read_lock);
+}
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	struct mmp_pcpu *s = mmp_sum;
+	int i, k, w;
+
+	mutex_lock(&mmp_read_lock);
+	snapshot();
+	for (i = 0; i < MMP_NR_EVENTS; i++)
+		seq_printf(m, "events.%s %llu\n", mmp_event_names[i], s->ev[i]);
+	for (k = 0; k < MMP_NR_KINDS; k++) {
+		for (w = 0; w < 2; w++) {
+			struct mmp_lockstat *l = &s->lock[k][w];
+			const char *kn = kind_names[k], *mn = mode_names[w];
+
+			seq_printf(m, "%s.lock.%s.started %llu\n", kn, mn, l->started);
+			seq_printf(m, "%s.lock.%s.acquired %llu\n", kn, mn, l->acquired);
+			seq_printf(m, "%s.lock.%s.trylock_failed %llu\n", kn, mn,
+				   l->trylock_failed);
+			seq_printf(m, "%s.lock.%s.contended %llu\n", kn, mn, l->contended);
+			seq_printf(m, "%s.lock.%s.released %llu\n", kn, mn, l->released);
+			seq_printf(m, "%s.lock.%s.wait_ns_total %llu\n", kn, mn, l->wait_ns);
+			seq_printf(m, "%s.lock.%s.wait_ns_max %llu\n", kn, mn,
+				   max_of(offsetof(struct mmp_pcpu, wait_max[k][w])));
+			seq_printf(m, "%s.lock.%s.hold_ns_total %llu\n", kn, mn, l->hold_ns);
+			seq_printf(m, "%s.lock.%s.hold_ns_max %llu\n", kn, mn,
+				   max_of(offsetof(struct mmp_pcpu, hold_max[k][w])));
+			seq_printf(m, "%s.lock.%s.holds_timed %llu\n", kn, mn, l->holds);
+		}
+	}
+	seq_printf(m, "anon_vma.alloc %llu\n", s->ev[MMP_EV_anon_vma_alloc]);
+	seq_printf(m, "anon_vma.get %llu\n", s->ev[MMP_EV_anon_vma_get]);
+	seq_printf(m, "anon_vma.get_failed %llu\n", s->ev[MMP_EV_anon_vma_get_failed]);
+	seq_printf(m, "anon_vma.put %llu\n", s->ev[MMP_EV_anon_vma_put]);
+	seq_printf(m, "anon_vma.free %llu\n", s->ev[MMP_EV_anon_vma_free]);
+	seq_printf(m, "anon_vma.reuse %llu\n", s->ev[MMP_EV_anon_vma_reuse]);
+	seq_printf(m, "mmu_gather.gathers %llu\n", s->ev[MMP_EV_mmu_gather_start]);
+	seq_printf(m, "mmu_gather.gathers_fullmm %llu\n", s->gathers_fullmm);
+	seq_printf(m, "mmu_gather.flushes %llu\n", s->ev[MMP_EV_mmu_gather_flush]);
+	seq_printf(m, "mmu_gather.pages %llu\n", s->pages);
+	seq_printf(m, "mmu_gather.batch_alloc %llu\n",
+		   s->ev[MMP_EV_mmu_gather_batch_alloc] - s->batch_alloc_failed);
+	seq_printf(m, "mmu_gather.batch_alloc_failed %llu\n", s->batch_alloc_failed);
+	seq_printf(m, "mmu_gather.preemption_points %llu\n",
+		   s->ev[MMP_EV_mmu_gather_resched]);
+	seq_printf(m, "mmu_gather.preemption_points_pending %llu\n",
+		   s->resched_pending);
+	seq_printf(m, "mmu_gather.gather_ns_max %llu\n",
+		   max_of(offsetof(struct mmp_pcpu, gather_ns_max)));
+	seq_printf(m, "mm_all_locks.calls %llu\n",
+		   s->ev[MMP_EV_mm_take_all_locks_start]);
+	seq_printf(m, "mm_all_locks.anon_vma_roots %llu\n", s->alllocks_roots);
+	seq_printf(m, "mm_all_locks.mappings %llu\n", s->alllocks_mappings);
+	seq_printf(m, "holds.untracked.table_full %llu\n", s->untracked_table_full);
+	seq_printf(m, "holds.untracked.no_start %llu\n", s->untracked_no_start);
+	seq_printf(m, "holds.untracked.no_hold %llu\n", s->untracked_no_hold);
+	seq_printf(m, "holds.in_flight %u\n", mmp_holds_in_flight());
+	seq_printf(m, "contended_threshold_ns %llu\n", mmp_contended_ns);
+	mutex_unlock(&mmp_read_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+/* A histogram file: which u64[MMP_HIST_SLOTS] in struct mmp_pcpu, its name */
+struct mmp_hist_file {
+	size_t off;
+	const char *name;
+};
+
+static void hist_label(char *buf, size_t len, u64 v)
+{
+	static const char suffix[] = " KMGTPE";
+	int i = 0;
+
+	while (v >= 1024 && !(v & 1023) && i < 6) {
+		v >>= 10;
+		i++;
+	}
+	if (i)
+		snprintf(buf, len, "%llu%c", v, suffix[i]);
+	else
+		snprintf(buf, len, "%llu", v);
+}
+
+/* The layout of bpftrace's hist(), so the two can be compared by eye. */
+static int hist_show(struct seq_file *m, void *v)
+{
+	const struct mmp_hist_file *hf = m->private;
+	u64 *h, top = 0;
+	int i, lo = -1, hi = -1;
+
+	mutex_lock(&mmp_read_lock);
+	snapshot();
+	h = (void *)mmp_sum + hf->off;
+	for (i = 0; i < MMP_HIST_SLOTS; i++) {
+		if (!h[i])
+			continue;
+		if (lo < 0)
+			lo = i;
+		hi = i;
+		top = max(top, h[i]);
+	}
+	seq_printf(m, "@%s:\n", hf->name);
+	for (i = lo; lo >= 0 && i <= hi; i++) {
+		char a[16], b[16], label[40];
+		int bar = top ? div64_u64(h[i] * 52, top) : 0;
+
+		if (i == 0) {
+			snprintf(label, sizeof(label), "[0]");
+		} else if (i == 1) {
+			snprintf(label, sizeof(label), "[1]");
+		} else {
+			hist_label(a, sizeof(a), 1ULL << (i - 1));
+			hist_label(b, sizeof(b), 1ULL << i);
+			snprintf(label, sizeof(label), "[%s, %s)", a, b);
+		}
+		seq_printf(m, "%-16s%8llu |%-52.*s|\n", label, h[i], bar,
+			   "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@");
+	}
+	mutex_unlock(&mmp_read_lock);
+	return 0;
+}
+
+static int hist_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, hist_show, inode->i_private);
+}
+
+static const struct file_operations hist_fops = {
+	.owner = THIS_MODULE,
+	.open = hist_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+#define LOCK_HIST(k, w, which, name)					\
+	{ offsetof(struct mmp_pcpu, lock[k][w].which), name }
+
+static const struct mmp_hist_file hist_files[] = {
+	LOCK_HIST(MMP_ANON_VMA, 0, wait_hist, "anon_vma_read_wait_ns"),
+	LOCK_HIST(MMP_ANON_VMA, 0, hold_hist, "anon_vma_read_hold_ns"),
+	LOCK_HIST(MMP_ANON_VMA, 1, wait_hist, "anon_vma_write_wait_ns"),
+	LOCK_HIST(MMP_ANON_VMA, 1, hold_hist, "anon_vma_write_hold_ns"),
+	LOCK_HIST(MMP_I_MMAP, 0, wait_hist, "i_mmap_read_wait_ns"),
+	LOCK_HIST(MMP_I_MMAP, 0, hold_hist, "i_mmap_read_hold_ns"),
+	LOCK_HIST(MMP_I_MMAP, 1, wait_hist, "i_mmap_write_wait_ns"),
+	LOCK_HIST(MMP_I_MMAP, 1, hold_hist, "i_mmap_write_hold_ns"),
+	{ offsetof(struct mmp_pcpu, hist[MMP_H_FLUSH_PAGES]), "mmu_gather_flush_pages" },
+	{ offsetof(struct mmp_pcpu, hist[MMP_H_RESCHED_PAGES]), "mmu_gather_resched_pages" },
+	{ offsetof(struct mmp_pcpu, hist[MMP_H_GATHER_NS]), "mmu_gather_gather_ns" },
+};
+
+void mmp_stats_debugfs(struct dentry *dir)
+{
+	struct dentry *hdir = debugfs_create_dir("hist", dir);
+	int i;
+
+	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
+	for (i = 0; i < ARRAY_SIZE(hist_files); i++)
+		debugfs_create_file(hist_files[i].name, 0400, hdir,
+				    (void *)&hist_files[i], &hist_fops);
+}
+
+int mmp_stats_init(void)
+{
+	mmp_pcpu = alloc_percpu(struct mmp_pcpu);
+	mmp_base = kzalloc(sizeof(*mmp_base), GFP_KERNEL);
+	mmp_sum = kzalloc(sizeof(*mmp_sum), GFP_KERNEL);
+	if (!mmp_pcpu || !mmp_base || !mmp_sum) {
+		mmp_stats_exit();
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void mmp_stats_exit(void)
+{
+	free_percpu(mmp_pcpu);
+	kfree(mmp_base);
+	kfree(mmp_sum);
+	mmp_pcpu = NULL;
+	mmp_base = NULL;
+	mmp_sum = NULL;
+}
