@@ -19,6 +19,7 @@ help:
 	@echo "  make run CMD='...'  boot the guest and run CMD there (results/run/)"
 	@echo "  make demo       record a short workload with trace-cmd (results/demo/)"
 	@echo "  make test       the whole suite in one guest boot; ends 'N passed, N failed'"
+	@echo "                  (T='name ...' runs only those guest tests)"
 	@echo "  make clean      remove build/ and results/ (the cache stays)"
 	@echo "  make distclean  clean, and remove the cache too ($(CACHE))"
 	@echo
@@ -39,10 +40,10 @@ kernel:
 module: kernel module-only
 
 module-only:
-	@if [ -f module/Kbuild ]; then \
-		$(MAKE) --no-print-directory -C module KDIR=$(CACHE)/obj && \
-		cp module/mmpreempt.ko $(BUILD)/; \
-	else echo "module: no sources in module/ yet, nothing to build"; fi
+	@$(MAKE) --no-print-directory -C module KDIR=$(CACHE)/obj
+	@cp module/mmpreempt.ko $(BUILD)/
+	@$(MAKE) --no-print-directory -C guest/testmods KDIR=$(CACHE)/obj
+	@mkdir -p $(BUILD)/modules && cp guest/testmods/*.ko $(BUILD)/modules/
 
 workloads:
 	@$(MAKE) --no-print-directory -C guest/workloads OUT=$(BUILD)/bin
@@ -61,15 +62,16 @@ run: guest
 	@guest/run.sh -- '$(subst ','\'',$(value CMD))'
 
 test: deps guest
-	@guest/test.sh
+	@T='$(T)' guest/test.sh
 
 demo: deps guest
 	@guest/demo.sh
 
 clean:
 	rm -rf build results
-	@if [ -f module/Kbuild ] && [ -d $(CACHE)/obj ]; then \
-		$(MAKE) --no-print-directory -C module KDIR=$(CACHE)/obj clean; fi
+	@if [ -d $(CACHE)/obj ]; then \
+		$(MAKE) --no-print-directory -C module KDIR=$(CACHE)/obj clean; \
+		$(MAKE) --no-print-directory -C guest/testmods KDIR=$(CACHE)/obj clean; fi
 
 distclean: clean
 	rm -rf $(CACHE)

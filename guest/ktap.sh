@@ -7,17 +7,23 @@
 # "# timeout: S" bounds it (default 60 s). A test that reports results of its
 # own (a KUnit suite) prints them as KTAP subtests, indented by 4 spaces;
 # they are passed on, before the test's own line, as KTAP nests them.
+# MMPREEMPT_ONLY="name ...": run only those tests (make test T="...").
 set -u
 dir=$1
 out=${2:-/mnt/results/tests}
 mkdir -p "$out"
+selected() {
+	[ -z "${MMPREEMPT_ONLY:-}" ] && return 0
+	case " $MMPREEMPT_ONLY " in *" $(basename "$1" .sh) "*) return 0 ;; esac
+	return 1
+}
 n=0
-for t in "$dir"/*.sh; do [ -f "$t" ] && n=$((n + 1)); done
+for t in "$dir"/*.sh; do [ -f "$t" ] && selected "$t" && n=$((n + 1)); done
 echo "TAP version 13"
 echo "1..$n"
 i=0
 for t in "$dir"/*.sh; do
-	[ -f "$t" ] || continue
+	[ -f "$t" ] && selected "$t" || continue
 	i=$((i + 1))
 	name=$(basename "$t" .sh)
 	tmo=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$t" | head -n 1)

@@ -10,6 +10,7 @@
 # the run fails when the kernel log shows a splat. Console: RESULTS/console.log.
 #
 # Environment: ACCEL=auto|kvm|tcg  SMP=2  NUMA=2  MEM=2048 (MiB)  TIMEOUT=900 (s)
+#   TCG_THREAD=single|multi (default single, see below)
 #   APPEND='extra kernel args'  ICOUNT=1 (deterministic guest time: TCG, -icount)
 #   QUIET=1 (do not echo the console)  PREEMPT=none|voluntary|full
 # Needs: qemu-system-x86, a kernel from kernel.sh, an image from rootfs.sh.
@@ -34,6 +35,7 @@ rootfs=$CACHE/rootfs/$(rootfs_key).img
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run 'make deps'"
 SMP=${SMP:-2} NUMA=${NUMA:-2} MEM=${MEM:-2048} TIMEOUT=${TIMEOUT:-900}
 [ $((MEM % NUMA)) -eq 0 ] || die "MEM=$MEM is not divisible by NUMA=$NUMA"
+[ $((SMP % NUMA)) -eq 0 ] || die "SMP=$SMP is not divisible by NUMA=$NUMA"
 
 # KVM can be present and still unable to run a kernel (it fails, or crawls):
 # boot ours with no root device and see whether it reaches the expected panic
@@ -57,19 +59,23 @@ if [ "$accel" = auto ]; then
 	if kvm_works; then accel=kvm; else accel=tcg; fi
 fi
 case $accel in
-kvm) cpu="-cpu host" ;;
-tcg) cpu="-cpu max" ;;
+kvm) cpu="-cpu host" accel_opt=kvm ;;
+# One host thread for all vCPUs unless TCG_THREAD=multi: with multi-threaded
+# TCG, a vCPU running through kernel text that another vCPU is patching
+# (static keys flipped by trace event and probe registration) was seen to
+# livelock in the int3 of text_poke_bp.
+tcg) cpu="-cpu max" accel_opt=tcg,thread=${TCG_THREAD:-single} ;;
 *) die "ACCEL must be auto, kvm or tcg" ;;
 esac
 
-# Two NUMA nodes by default (page migration needs them): memory split evenly,
-# CPUs dealt round-robin.
+# Two NUMA nodes by default (page migration needs them): memory and CPUs
+# split evenly, one socket per node (an LLC spanning two nodes makes the
+# scheduler warn at boot).
 numa=""
 n=0
 while [ $n -lt "$NUMA" ]; do
-	cpus=""
-	c=$n
-	while [ $c -lt "$SMP" ]; do cpus="$cpus,cpus=$c"; c=$((c + NUMA)); done
+	per=$((SMP / NUMA))
+	cpus=",cpus=$((n * per))-$((n * per + per - 1))"
 	numa="$numa -object memory-backend-ram,id=m$n,size=$((MEM / NUMA))M"
 	numa="$numa -numa node,nodeid=$n$cpus,memdev=m$n"
 	n=$((n + 1))
@@ -86,7 +92,7 @@ append="$append ${APPEND:-}"
 
 mkdir -p "$results" "$ART"
 results=$(cd "$results" && pwd)
-rm -f "$results/console.log"
+rm -f "$results/console.log" "$results/dmesg.txt"
 printf '%s\n' "$*" >"$results/.cmd"
 chan=$(mktemp -d)
 trap 'rm -rf "$chan"; rm -f "$results/.cmd"' EXIT
@@ -97,8 +103,8 @@ log "booting $(cat "$CACHE/kernel/$(kernel_key)/kernel.release") under $accel," 
 	"$(printf '%s' "$*" | tr -s '\n\t ' ' ' | cut -c1-100)"
 t0=$(date +%s)
 # shellcheck disable=SC2086 # the option lists are meant to split
-timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel "$accel" $cpu \
-	-smp "$SMP" -m "${MEM}M" $numa $timing \
+timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel "$accel_opt" $cpu \
+	-smp "$SMP,sockets=$NUMA,cores=$((SMP / NUMA)),threads=1" -m "${MEM}M" $numa $timing \
 	-nodefaults -display none -no-reboot -monitor none \
 	-chardev "file,id=con,path=$results/console.log" -serial chardev:con \
 	-kernel "$kernel" -append "$append" \
@@ -126,8 +132,8 @@ fi
 [ $qrc -eq 0 ] || die "qemu failed with status $qrc (console: $results/console.log)"
 # Kernel lines carry a printk timestamp; matching only those keeps a test that
 # prints "WARNING:" itself from failing the run, and a kernel splat from hiding.
-if grep -E '^\[ *[0-9]+\.[0-9]+\] .*(BUG:|WARNING:|Oops|Call Trace:|KASAN|UBSAN|lockdep)' \
-	"$results/console.log" >"$chan/splat"; then
+if cat "$results/console.log" "$results/dmesg.txt" 2>/dev/null |
+	grep -E '^\[ *[0-9]+\.[0-9]+\] .*(BUG:|WARNING:|Oops|Call Trace:|KASAN|UBSAN|lockdep)' >"$chan/splat"; then
 	head -n 20 "$chan/splat" >&2
 	die "the kernel log shows a splat (console: $results/console.log)"
 fi

@@ -8,12 +8,6 @@
 . "$(dirname "$0")/lib/module.sh"
 load_module
 huge=$(head -c 100000 /dev/zero | tr '\0' '1')
-# one write(2) of exactly VALUE, even an empty one (a shell redirect of
-# nothing would not call write at all)
-write1() {
-	perl -e 'open(my $f, ">", $ARGV[0]) or die "$!\n";
-		defined(syswrite($f, $ARGV[1], length $ARGV[1])) or die "$!\n"' "$1" "$2"
-}
 refuse() { # refuse FILE VALUE...
 	f=$1; shift
 	for v in "$@"; do

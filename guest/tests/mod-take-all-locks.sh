@@ -21,10 +21,10 @@ m=$(awk '$1 == "mappings" { print $2 }' $DBG/take_all_locks)
 [ "$r" -ge 600 ] || fail "$r anon_vma roots locked, want >= 600"
 [ "$m" -ge 20 ] || fail "$m mappings locked, want >= 20"
 expect ret "$(awk '$1 == "ret" { print $2 }' $DBG/take_all_locks)" 0
-kill $pid; wait $pid 2>/dev/null
+kill $pid; wait $pid 2>/dev/null || true
 # a pid that does not exist, then the one that just exited
-for p in 4000000 $pid; do
-	if echo $p >$DBG/take_all_locks 2>/tmp/err; then fail "pid $p accepted"; fi
+for p in 4000000 $pid; do	# above pid_max; exited and reaped
+	if write1 $DBG/take_all_locks "$p" 2>/tmp/err; then fail "pid $p accepted"; fi
 	echo "ok: pid $p refused: $(cat /tmp/err)"
 done
 grep -q 'No such process' /tmp/err || fail "a vanished pid should give ESRCH"

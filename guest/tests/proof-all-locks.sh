@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib/trace.sh"
 . "$(dirname "$0")/lib/hmm.sh"
 load_test_hmm
-trap 'pkill cyclictest' EXIT
+trap 'pkill cyclictest || true' EXIT
 trap 'exit 1' TERM INT
 d=$RES/proof-all-locks
 cd /tmp

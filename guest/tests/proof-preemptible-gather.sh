@@ -15,7 +15,7 @@ model=/sys/kernel/debug/sched/preempt
 sw=/sys/kernel/debug/tlb_preempt_points
 [ -w $model ] || fail "no $model (CONFIG_SCHED_DEBUG)"
 [ -w $sw ] || fail "no $sw (patches/0002)"
-trap 'echo full >$model; echo Y >$sw; pkill cyclictest' EXIT
+trap 'echo full >$model; echo Y >$sw; pkill cyclictest || true' EXIT
 trap 'exit 1' TERM INT
 mib=${PROOF_GATHER_MIB:-1024}
 d=$RES/proof-preemptible-gather

@@ -16,35 +16,37 @@ record "$d" anon_vma -- sh -c "
 	echo \"merged: \$(cat $k/pages_sharing) pages sharing before exit\" &&
 	echo 2 >$k/run && echo 0 >$k/run"
 awk '
+NR == FNR { if ($4 == "forktree") wl[$3] = 1; next }
 { delete f; for (i = 6; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-$4 == "forktree" { wl[$3] = 1 }
-{ n++; ev[n] = $5; pid[n] = $3; comm[n] = $4; a[n] = f["anon_vma"]; r[n] = f["root"]; ref[n] = f["refcount"] + 0 }
-END {
-	for (i = 1; i <= n; i++) if (ev[i] == "anon_vma_alloc" && (pid[i] in wl)) {
-		if (a[i] == r[i]) isroot[a[i]] = 1; else { root[a[i]] = r[i]; kids[r[i]]++ }
-	}
-	for (i = 1; i <= n; i++) {
-		x = a[i]
-		if (ev[i] ~ /^anon_vma_lock_/ && (x in root) && r[i] != root[x]) { print "FAIL: lock on " x " took " r[i] ", not its root " root[x]; bad = 1 }
-		if (ev[i] ~ /^anon_vma_lock_/ && (x in root)) locks++
-		if (ev[i] == "anon_vma_get" && (x in isroot) && (pid[i] in wl)) pins[x]++
-		if (ev[i] == "anon_vma_get" && comm[i] == "ksmd" && ((x in root) || (x in isroot))) ksmd++
-		if (ev[i] == "anon_vma_put" && ((x in root) || (x in isroot))) last[x] = ref[i]
-		if (ev[i] == "anon_vma_free" && (x in root)) { kfree[x] = i; freed++ }
-		if (ev[i] == "anon_vma_free" && (x in isroot)) rfree[x] = i
-	}
-	for (x in root) {
-		if (!(x in kfree)) { print "FAIL: child " x " never freed"; bad = 1; continue }
-		if (!(root[x] in rfree) || rfree[root[x]] < kfree[x]) { print "FAIL: root " root[x] " not freed after its child " x; bad = 1 }
-	}
-	for (x in isroot) if (kids[x]) {
+{ x = f["anon_vma"]; r = f["root"] }
+# one pass in time order: an address names one life between alloc and free
+$5 == "anon_vma_alloc" && ($3 in wl) {
+	if (x == r) { isroot[x] = 1; alive[x] = 0; pins[x] = 0; kids[x] = 0 }
+	else if (r in isroot) { root[x] = r; alive[r]++; kids[r]++ }
+	next
+}
+$5 ~ /^anon_vma_lock_/ && (x in root) {
+	locks++
+	if (r != root[x]) { print "FAIL: lock on " x " took " r ", not its root " root[x]; bad = 1 }
+}
+$5 == "anon_vma_get" && (x in isroot) && ($3 in wl) { pins[x]++ }
+$5 == "anon_vma_get" && $4 == "ksmd" && ((x in root) || (x in isroot)) { ksmd++ }
+$5 == "anon_vma_put" && (x in isroot) { last[x] = f["refcount"] + 0 }
+$5 == "anon_vma_free" && (x in root) { alive[root[x]]--; freed++; delete root[x] }
+$5 == "anon_vma_free" && (x in isroot) {
+	if (alive[x]) { print "FAIL: root " x " freed with " alive[x] " children alive"; bad = 1 }
+	if (kids[x]) {
 		nroots++
-		if (!(x in rfree)) { print "FAIL: root " x " never freed"; bad = 1 }
-		if (pins[x] < kids[x]) { print "FAIL: root " x " has " kids[x] " children but " pins[x] + 0 " gets by the tree"; bad = 1 }
+		if (pins[x] < kids[x]) { print "FAIL: root " x " had " kids[x] " children but " pins[x] " gets by the tree"; bad = 1 }
 		if (last[x] != 0) { print "FAIL: last put on root " x " left refcount " last[x]; bad = 1 }
 	}
-	printf "ok: %d trees, %d children freed before their roots, %d lock events on the roots, %d ksmd references\n", nroots, freed, locks, ksmd
+	delete isroot[x]
+}
+END {
+	for (x in root) { print "FAIL: child " x " never freed"; bad = 1 }
+	for (x in isroot) { print "FAIL: root " x " never freed"; bad = 1 }
+	printf "ok: %d trees freed, %d children freed before their roots, %d lock events on tree members, %d ksmd references\n", nroots, freed, locks, ksmd
 	if (nroots < 1) { print "FAIL: no tree"; bad = 1 }
 	if (ksmd < 1) { print "FAIL: ksmd took no reference on the tree: KSM did not merge"; bad = 1 }
 	exit bad
-}' "$d/events.txt"
+}' "$d/events.txt" "$d/events.txt"

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/trace.sh"
 [ -d /sys/devices/system/node/node1 ] || skip "the guest has one NUMA node"
-trap 'pkill cyclictest' EXIT
+trap 'pkill cyclictest || true' EXIT
 trap 'exit 1' TERM INT
 d=$RES/proof-sleeping-locks
 cd /tmp

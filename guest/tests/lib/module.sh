@@ -19,3 +19,10 @@ stat_of() {
 		fail "stats has no '$1'"
 	echo "$v"
 }
+
+# write1 FILE VALUE: one write(2) of exactly VALUE, even an empty one (a shell
+# redirect of nothing calls no write at all); fails with the errno's text
+write1() {
+	perl -e 'open(my $f, ">>", $ARGV[0]) or die "$!\n";
+		defined(syswrite($f, $ARGV[1], length $ARGV[1])) or die "$!\n"' "$1" "$2"
+}

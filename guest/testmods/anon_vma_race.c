@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * anon_vma_race.ko: test only, loaded by the guest test proof-refcount.
+ *
+ * Makes the race that folio_get_anon_vma()'s inc-not-zero exists for happen
+ * on demand. Writing "PID ADDR" to /sys/kernel/debug/anon_vma_race pins the
+ * page that PID maps at ADDR (GUP; the mm itself is released again), then
+ * calls folio_get_anon_vma() on it with a pause of delay_ms injected (a
+ * kretprobe on folio_mapped()) between its mapped check and its
+ * inc-not-zero. A test that kills PID during the pause lets the exit unmap
+ * the page and drop the anon_vma's last reference, so the kernel's own
+ * inc-not-zero then fails. Reading the file gives "got" or "failed".
+ */
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/rmap.h>
+#include <linux/sched/mm.h>
+#include <linux/uaccess.h>
+
+static unsigned int delay_ms = 500;
+module_param(delay_ms, uint, 0444);
+MODULE_PARM_DESC(delay_ms, "pause between the mapped check and the inc-not-zero");
+
+static struct task_struct *armed;
+static const char *result = "none";
+static struct anon_vma *(*get_anon_vma_fn)(struct folio *folio);
+static struct dentry *file;
+
+static int folio_mapped_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (current != READ_ONCE(armed) || !regs_return_value(regs))
+		return 0;
+	WRITE_ONCE(armed, NULL);
+	mdelay(delay_ms);
+	return 0;
+}
+
+static struct kretprobe rp = {
+	.kp.symbol_name = "folio_mapped",
+	.handler = folio_mapped_ret,
+	.maxactive = 4,
+};
+
+static ssize_t race_write(struct file *f, const char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	struct task_struct *task;
+	struct anon_vma *av;
+	struct mm_struct *mm;
+	unsigned long addr;
+	struct page *page;
+	char buf[48];
+	int pid;
+	long ret;
+
+	if (count == 0 || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = 0;
+	if (sscanf(buf, "%d %lx", &pid, &addr) != 2)
+		return -EINVAL;
+	task = get_pid_task(find_get_pid(pid), PIDTYPE_PID);
+	if (!task)
+		return -ESRCH;
+	mm = get_task_mm(task);
+	put_task_struct(task);
+	if (!mm)
+		return -ESRCH;
+	mmap_read_lock(mm);
+	ret = get_user_pages_remote(mm, addr, 1, 0, &page, NULL, NULL);
+	mmap_read_unlock(mm);
+	mmput(mm);	/* the owner's exit must not wait for us */
+	if (ret != 1)
+		return -EFAULT;
+	WRITE_ONCE(armed, current);
+	av = get_anon_vma_fn(page_folio(page));
+	WRITE_ONCE(armed, NULL);
+	result = av ? "got" : "failed";
+	if (av)
+		__put_anon_vma_traced(av);
+	put_page(page);
+	return count;
+}
+
+static ssize_t race_read(struct file *f, char __user *ubuf, size_t count,
+			 loff_t *ppos)
+{
+	char buf[16];
+	int n = scnprintf(buf, sizeof(buf), "%s\n", result);
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+static const struct file_operations race_fops = {
+	.owner = THIS_MODULE,
+	.read = race_read,
+	.write = race_write,
+	.llseek = default_llseek,
+};
+
+/* folio_get_anon_vma() is not exported: find it the way kprobes do. */
+static void *lookup(const char *name)
+{
+	struct kprobe kp = { .symbol_name = name };
+	void *addr;
+
+	if (register_kprobe(&kp))
+		return NULL;
+	addr = kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
+}
+
+static int __init race_init(void)
+{
+	int ret;
+
+	get_anon_vma_fn = lookup("folio_get_anon_vma");
+	if (!get_anon_vma_fn)
+		return -ENOENT;
+	ret = register_kretprobe(&rp);
+	if (ret)
+		return ret;
+	file = debugfs_create_file("anon_vma_race", 0600, NULL, NULL, &race_fops);
+	return 0;
+}
+
+static void __exit race_exit(void)
+{
+	debugfs_remove(file);
+	unregister_kretprobe(&rp);
+}
+
+module_init(race_init);
+module_exit(race_exit);
+MODULE_DESCRIPTION("test only: make folio_get_anon_vma() lose its inc-not-zero race");
+MODULE_LICENSE("GPL");
