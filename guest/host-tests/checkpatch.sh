@@ -19,7 +19,8 @@ for s in "$TOP/patches/series" "$TOP/tracepoints/series"; do
 	done
 done
 # The module's sources, as files (generated *.mod.c excluded).
-for f in "$TOP"/module/*.c "$TOP"/module/*.h "$TOP"/module/Kbuild "$TOP"/module/Makefile; do
+for f in "$TOP"/module/*.c "$TOP"/module/*.h "$TOP"/module/Kbuild "$TOP"/module/Makefile \
+	"$TOP"/guest/testmods/*.c "$TOP"/guest/testmods/Kbuild "$TOP"/guest/testmods/Makefile; do
 	case $f in *.mod.c) continue ;; esac
 	[ -f "$f" ] || continue
 	n=$((n + 1))
