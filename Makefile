@@ -29,8 +29,10 @@ help:
 deps:
 	@guest/deps.sh
 
+# flock: two makes sharing a cache wait for each other instead of building
+# into the same tree at once.
 kernel:
-	@guest/kernel.sh >/dev/null
+	@mkdir -p $(CACHE) && flock $(CACHE)/.kernel.lock guest/kernel.sh >/dev/null
 	@mkdir -p $(BUILD)
 	@cp $(CACHE)/kernel/current/kernel.release $(BUILD)/kernel.release
 	@mkdir -p $(BUILD)/modules && rm -f $(BUILD)/modules/*.ko && \
@@ -49,7 +51,7 @@ workloads:
 	@$(MAKE) --no-print-directory -C guest/workloads OUT=$(BUILD)/bin
 
 rootfs:
-	@guest/rootfs.sh >/dev/null
+	@mkdir -p $(CACHE) && flock $(CACHE)/.rootfs.lock guest/rootfs.sh >/dev/null
 
 # Everything a boot needs. The image and the kernel build at the same time:
 # debootstrap waits on the network while the compiler has the CPUs.
