@@ -7,7 +7,9 @@
  * its own lock, so two CPUs only meet on a bucket when their keys collide.
  * A full bucket is counted by the caller as untracked, never dropped
  * silently. Concurrent readers of one rwsem are distinct tasks: distinct
- * keys.
+ * keys. The bucket locks leave interrupts on: every traced lock is a
+ * sleeping lock and every gather runs in process context, so no probe can
+ * run in an interrupt that lands inside a bucket's critical section.
  */
 #include <linux/hash.h>
 #include <linux/slab.h>
@@ -56,10 +58,9 @@ bool mmp_hold_begin(const void *task, const void *obj, int kind, bool write,
 {
 	struct bucket *b = bucket_of(task, obj, kind);
 	struct hold *free = NULL;
-	unsigned long flags;
 	int i;
 
-	raw_spin_lock_irqsave(&b->lock, flags);
+	raw_spin_lock(&b->lock);
 	for (i = 0; i < BUCKET_SLOTS; i++) {
 		struct hold *s = &b->slot[i];
 
@@ -80,7 +81,7 @@ bool mmp_hold_begin(const void *task, const void *obj, int kind, bool write,
 		free->t0 = now;
 		free->used = 1;
 	}
-	raw_spin_unlock_irqrestore(&b->lock, flags);
+	raw_spin_unlock(&b->lock);
 	return free;
 }
 
@@ -89,11 +90,10 @@ bool mmp_hold_end(const void *task, const void *obj, int kind, bool write,
 		  u64 *t0)
 {
 	struct bucket *b = bucket_of(task, obj, kind);
-	unsigned long flags;
 	bool found = false;
 	int i;
 
-	raw_spin_lock_irqsave(&b->lock, flags);
+	raw_spin_lock(&b->lock);
 	for (i = 0; i < BUCKET_SLOTS; i++) {
 		struct hold *s = &b->slot[i];
 
@@ -105,7 +105,7 @@ bool mmp_hold_end(const void *task, const void *obj, int kind, bool write,
 			break;
 		}
 	}
-	raw_spin_unlock_irqrestore(&b->lock, flags);
+	raw_spin_unlock(&b->lock);
 	return found;
 }
 
@@ -120,11 +120,9 @@ void mmp_holds_clear(void)
 	unsigned int i;
 
 	for (i = 0; i < nr_buckets; i++) {
-		unsigned long flags;
-
-		raw_spin_lock_irqsave(&buckets[i].lock, flags);
+		raw_spin_lock(&buckets[i].lock);
 		memset(buckets[i].slot, 0, sizeof(buckets[i].slot));
-		raw_spin_unlock_irqrestore(&buckets[i].lock, flags);
+		raw_spin_unlock(&buckets[i].lock);
 	}
 	atomic_set(&in_flight, 0);
 }

@@ -84,35 +84,32 @@ void mmp_top_born(const void *anon_vma, const void *root)
 {
 	struct bucket *b = bucket_of(root);
 	struct root_entry *e;
-	unsigned long flags;
 
-	raw_spin_lock_irqsave(&b->lock, flags);
+	raw_spin_lock(&b->lock);
 	e = lookup(b, root, anon_vma == root);
 	if (e && anon_vma != root)
 		e->anon_vmas++;
-	raw_spin_unlock_irqrestore(&b->lock, flags);
+	raw_spin_unlock(&b->lock);
 }
 
 void mmp_top_died(const void *anon_vma)
 {
 	struct bucket *b = bucket_of(anon_vma);
-	unsigned long flags;
 	int i;
 
-	raw_spin_lock_irqsave(&b->lock, flags);
+	raw_spin_lock(&b->lock);
 	for (i = 0; i < BUCKET_SLOTS; i++)
 		if (b->e[i].used && b->e[i].alive && b->e[i].root == anon_vma)
 			b->e[i].alive = false;
-	raw_spin_unlock_irqrestore(&b->lock, flags);
+	raw_spin_unlock(&b->lock);
 }
 
 void mmp_top_account(const void *root, u64 wait_ns, u64 hold_ns)
 {
 	struct bucket *b = bucket_of(root);
 	struct root_entry *e;
-	unsigned long flags;
 
-	raw_spin_lock_irqsave(&b->lock, flags);
+	raw_spin_lock(&b->lock);
 	e = lookup(b, root, false);
 	if (e) {
 		e->wait_ns += wait_ns;
@@ -121,7 +118,7 @@ void mmp_top_account(const void *root, u64 wait_ns, u64 hold_ns)
 			e->holds++;
 		}
 	}
-	raw_spin_unlock_irqrestore(&b->lock, flags);
+	raw_spin_unlock(&b->lock);
 }
 
 static int by_hold_desc(const void *a, const void *b)
@@ -139,14 +136,13 @@ static int top_show(struct seq_file *m, void *v)
 	if (!all)
 		return -ENOMEM;
 	for (i = 0; i < nr_buckets; i++) {
-		unsigned long flags;
 		int j;
 
-		raw_spin_lock_irqsave(&buckets[i].lock, flags);
+		raw_spin_lock(&buckets[i].lock);
 		for (j = 0; j < BUCKET_SLOTS; j++)
 			if (buckets[i].e[j].used && buckets[i].e[j].holds)
 				all[used++] = buckets[i].e[j];
-		raw_spin_unlock_irqrestore(&buckets[i].lock, flags);
+		raw_spin_unlock(&buckets[i].lock);
 	}
 	sort(all, used, sizeof(*all), by_hold_desc, NULL);
 	seq_printf(m, "%-10s %14s %14s %10s %10s %s\n", "root_id", "hold_ns",
@@ -173,11 +169,10 @@ void mmp_top_clear(void)
 	unsigned int i;
 
 	for (i = 0; i < nr_buckets; i++) {
-		unsigned long flags;
 		int j;
 
 		/* live roots keep their ids: a reset starts no new life */
-		raw_spin_lock_irqsave(&buckets[i].lock, flags);
+		raw_spin_lock(&buckets[i].lock);
 		for (j = 0; j < BUCKET_SLOTS; j++) {
 			struct root_entry *e = &buckets[i].e[j];
 
@@ -187,7 +182,7 @@ void mmp_top_clear(void)
 			e->hold_ns = 0;
 			e->holds = 0;
 		}
-		raw_spin_unlock_irqrestore(&buckets[i].lock, flags);
+		raw_spin_unlock(&buckets[i].lock);
 	}
 	atomic64_set(&untracked, 0);
 }
