@@ -6,7 +6,7 @@ export CACHE
 
 BUILD := $(CURDIR)/build
 
-.PHONY: help deps kernel module module-only workloads rootfs guest run test demo clean distclean
+.PHONY: help deps kernel module module-only workloads rootfs guest run test demo bisect clean distclean
 
 help:
 	@echo "mmpreempt: trace the mm locks of the 'mm: preemptibility' series in a QEMU guest"
@@ -20,6 +20,7 @@ help:
 	@echo "  make demo       record a short workload with trace-cmd (results/demo/)"
 	@echo "  make test       the whole suite in one guest boot; ends 'N passed, N failed'"
 	@echo "                  (T='name ...' runs only those guest tests)"
+	@echo "  make bisect     every patch of both series, in order, builds and boots (slow)"
 	@echo "  make clean      remove build/ and results/ (the cache stays)"
 	@echo "  make distclean  clean, and remove the cache too ($(CACHE))"
 	@echo
@@ -68,6 +69,9 @@ test: deps guest
 
 demo: deps guest
 	@guest/demo.sh
+
+bisect: kernel rootfs
+	@guest/bisect.sh
 
 clean:
 	rm -rf build results

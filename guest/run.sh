@@ -13,6 +13,7 @@
 #   TCG_THREAD=single|multi (default single, see below)
 #   APPEND='extra kernel args'  ICOUNT=1 (deterministic guest time: TCG, -icount)
 #   QUIET=1 (do not echo the console)  PREEMPT=none|voluntary|full
+#   KERNEL=path (another bzImage, e.g. guest/bisect.sh's)
 # Needs: qemu-system-x86, a kernel from kernel.sh, an image from rootfs.sh.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || die "usage: run.sh [-r RESULTS] [--] CMD..."
 
-kernel=$CACHE/kernel/$(kernel_key)/bzImage
+kernel=${KERNEL:-$CACHE/kernel/$(kernel_key)/bzImage}
 rootfs=$CACHE/rootfs/$(rootfs_key).img
 [ -f "$kernel" ] || die "no kernel for the current sources: run 'make kernel'"
 [ -f "$rootfs" ] || die "no guest image for the current recipe: run 'make rootfs'"
@@ -98,7 +99,7 @@ chan=$(mktemp -d)
 trap 'rm -rf "$chan"; rm -f "$results/.cmd"' EXIT
 : >"$results/console.log"
 
-log "booting $(cat "$CACHE/kernel/$(kernel_key)/kernel.release") under $accel," \
+log "booting $(cat "$CACHE/kernel/$(kernel_key)/kernel.release" 2>/dev/null || echo "$kernel") under $accel," \
 	"$SMP vCPUs, $NUMA NUMA nodes, $MEM MiB${timing:+, icount}:" \
 	"$(printf '%s' "$*" | tr -s '\n\t ' ' ' | cut -c1-100)"
 t0=$(date +%s)
