@@ -64,17 +64,23 @@ ko=$ART/modules/anon_vma_race.ko
 insmod "$ko" delay_ms=1000 || fail "insmod anon_vma_race.ko"
 trap 'rmmod anon_vma_race 2>/dev/null || true' EXIT
 lost=0
+# The owner runs on CPU 1, the paused reader on CPU 0: the owner's exit
+# must not need CPU 0 (a TLB shootdown IPI to a CPU that ran the mm would
+# wait for the pause to end), and neither may the killer.
 for try in 1 2 3 4 5; do
-	sleep 1000 &
+	taskset -c 1 sleep 1000 &
 	victim=$!
 	sleep 0.3
 	end=$(awk '/\[stack\]/ { split($1, a, "-"); print a[2] }' /proc/$victim/maps)
 	[ -n "$end" ] || fail "no stack mapping for pid $victim"
 	addr=$(printf '%x' $((0x$end - 4096)))
+	cat >/tmp/race.sh <<EOS
+taskset -c 1 sh -c 'sleep 0.3; kill -9 $victim' &
+taskset -c 0 sh -c 'echo "$victim $addr" >/sys/kernel/debug/anon_vma_race'
+wait
+EOS
 	# shellcheck disable=SC2086
-	record "$d/forced-$try" $events -- sh -c "
-		(sleep 0.3; kill -9 $victim) &
-		echo '$victim $addr' >/sys/kernel/debug/anon_vma_race; wait"
+	record "$d/forced-$try" $events -- sh /tmp/race.sh
 	wait $victim 2>/dev/null || true
 	r=$(cat /sys/kernel/debug/anon_vma_race)
 	check forced-$try 0
