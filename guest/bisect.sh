@@ -9,7 +9,8 @@
 # NEEDS: make kernel rootfs (the baseline tree and the guest image).
 # OVERHEAD: one build per patch, most of them partial (a patch touching a
 # widely included header rebuilds most of the kernel); about 30 minutes on
-# 2 cores for the 7 patches of today. Results: results/bisect/.
+# 2 cores for the 7 patches of today (measured: 1087 s for the first,
+# 501 s for the fs.h one, 38-60 s for the others). Results: results/bisect/.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -42,7 +43,7 @@ for p in $all; do
 	fi
 	secs=$(elapsed "$t0")
 	KERNEL=$obj/arch/x86/boot/bzImage QUIET=1 TIMEOUT=300 "$TOP/guest/run.sh" -r "$res/$k" -- \
-		'uname -r; ls /sys/kernel/tracing/events | grep -E "^(anon_vma|i_mmap|mmu_gather|mm_all_locks)$" | tr "\n" " "' \
+		'uname -r; ls -d /sys/kernel/tracing/events/anon_vma /sys/kernel/tracing/events/i_mmap /sys/kernel/tracing/events/mmu_gather /sys/kernel/tracing/events/mm_all_locks 2>/dev/null; true' \
 		>"$res/$k.boot.log" 2>&1 || die "patch $k/$n does not boot: $name (log: $res/$k.boot.log)"
 	log "patch $k/$n builds ($secs s) and boots: $name"
 done
