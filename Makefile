@@ -6,7 +6,9 @@ export CACHE
 
 BUILD := $(CURDIR)/build
 
-.PHONY: help deps kernel module module-only workloads rootfs guest run test demo bisect clean distclean
+# record and view read WORKLOAD ARGS EVENTS BPF NAME OUT RUN from the
+# environment: make puts variables given on its command line there.
+.PHONY: help deps kernel module module-only workloads report-tool rootfs guest run record view test demo bisect clean distclean
 
 help:
 	@echo "mmpreempt: trace the mm locks of the 'mm: preemptibility' series in a QEMU guest"
@@ -16,8 +18,13 @@ help:
 	@echo "  make module     mmpreempt.ko against that kernel"
 	@echo "  make workloads  the guest's C workloads, into build/bin"
 	@echo "  make rootfs     the Debian bookworm guest image, cached by recipe in CACHE"
+	@echo "  make report-tool  mmreport, the host-side trace.dat analyzer (build/host/)"
 	@echo "  make run CMD='...'  boot the guest and run CMD there (results/run/)"
-	@echo "  make demo       record a short workload with trace-cmd (results/demo/)"
+	@echo "  make record WORKLOAD=mix [ARGS='...'] [EVENTS='...'] [BPF='tool ...'|none]"
+	@echo "                  trace-cmd + mmpreempt.ko + bpftrace around one workload,"
+	@echo "                  then the report: results/<workload>-<timestamp>/"
+	@echo "  make view [RUN=results/...]  kernelshark on the newest (or that) trace.dat"
+	@echo "  make demo       make record WORKLOAD=mix into results/demo/, with its summary"
 	@echo "  make test       the whole suite in one guest boot; ends 'N passed, N failed'"
 	@echo "                  (T='name ...' runs only those guest tests)"
 	@echo "  make bisect     every patch of both series, in order, builds and boots (slow)"
@@ -51,18 +58,27 @@ module-only:
 workloads:
 	@$(MAKE) --no-print-directory -C guest/workloads OUT=$(BUILD)/bin
 
+report-tool:
+	@$(MAKE) --no-print-directory -C report OUT=$(BUILD)/host
+
 rootfs:
 	@mkdir -p $(CACHE) && flock $(CACHE)/.rootfs.lock guest/rootfs.sh >/dev/null
 
 # Everything a boot needs. The image and the kernel build at the same time:
 # debootstrap waits on the network while the compiler has the CPUs.
 guest:
-	@$(MAKE) --no-print-directory -j2 kernel rootfs workloads
+	@$(MAKE) --no-print-directory -j2 kernel rootfs workloads report-tool
 	@$(MAKE) --no-print-directory module-only
 
 # $(value CMD): the command exactly as given, "$" and all, quoted for sh.
 run: guest
 	@guest/run.sh -- '$(subst ','\'',$(value CMD))'
+
+record: guest
+	@guest/record.sh
+
+view:
+	@guest/view.sh
 
 test: deps guest
 	@T='$(T)' guest/test.sh

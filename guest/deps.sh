@@ -5,10 +5,12 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# kernel build | guest | trace reading and reports | checks
+# kernel build | guest | trace reading, reports, plots | kernelshark
+# screenshots (Xvfb, xwd, xwininfo, netpbm) | checks
 pkgs="linux-source-6.1 gcc make bc bison flex libelf-dev libssl-dev ccache cpio xz-utils git perl
 qemu-system-x86 debootstrap e2fsprogs
-trace-cmd kernelshark libtracecmd-dev libtraceevent-dev gnuplot-nox pkg-config
+trace-cmd kernelshark libtracecmd-dev libtraceevent-dev libtracefs-dev gnuplot-nox pkg-config
+xvfb x11-apps x11-utils netpbm
 ca-certificates"
 
 missing=""

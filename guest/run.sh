@@ -95,6 +95,11 @@ mkdir -p "$results" "$ART"
 results=$(cd "$results" && pwd)
 rm -f "$results/console.log" "$results/dmesg.txt"
 printf '%s\n' "$*" >"$results/.cmd"
+# how this boot ran, for whoever describes the results (record.sh's meta.json)
+printf 'accel=%s\nsmp=%s\nnuma=%s\nmem_mib=%s\nicount=%s\nqemu=%s\nappend=%s\n' \
+	"$accel${accel_opt#"$accel"}" "$SMP" "$NUMA" "$MEM" "${ICOUNT:-0}" \
+	"$(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')" "$append" \
+	>"$results/qemu.env"
 chan=$(mktemp -d)
 trap 'rm -rf "$chan"; rm -f "$results/.cmd"' EXIT
 : >"$results/console.log"

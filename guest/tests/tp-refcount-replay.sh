@@ -16,6 +16,8 @@ record "$d" anon_vma -- sh -c "$wl"
 # a put may be traced after the free it preceded (its event follows its
 # atomic decrement, and another CPU may free the object in between), so it
 # still belongs to the dead life as long as it did not reach 0.
+# Pointers compare as strings (x ""): mawk reads "0xffff..." as a number,
+# and doubles cannot tell apart addresses closer than 2 KiB.
 awk '
 { delete f; for (i = 6; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
 $5 !~ /^anon_vma_(alloc|get|put|free)$/ { next }
@@ -28,7 +30,7 @@ $5 == "anon_vma_alloc" {
 	if (x in live) { print "FAIL: " x " allocated while alive"; bad = 1 }
 	if (x in dead) settle(x)
 	live[x] = 1; gets[x] = 0; puts[x] = 0; zero[x] = 0; lives++
-	rootof[x] = f["root"]; if (f["root"] == x) { members[x] = 0 } else members[f["root"]]++
+	rootof[x] = f["root"]; if (f["root"] "" == x "") { members[x] = 0 } else members[f["root"]]++
 	next
 }
 (x in dead) {
@@ -42,7 +44,7 @@ $5 == "anon_vma_put" { puts[x]++; if (v == 0) zero[x]++ }
 $5 == "anon_vma_free" {
 	if (zero[x] != 1) { print "FAIL: " x " freed after " zero[x] " puts to 0"; bad = 1 }
 	r = rootof[x]
-	if (r != x) { members[r]--; if (!(r in live) && (r in dead)) { print "FAIL: root " r " freed before its member " x; bad = 1 } }
+	if (r "" != x "") { members[r]--; if (!(r in live) && (r in dead)) { print "FAIL: root " r " freed before its member " x; bad = 1 } }
 	else if (members[x] > 0) { print "FAIL: root " x " freed with " members[x] " members alive"; bad = 1 }
 	freedn++
 	delete live[x]; dead[x] = 1

@@ -8,7 +8,8 @@
  * anon_vma between them leaves nothing to share); each file is a separate
  * mapping. mm_take_all_locks() is reached only through the first
  * mmu_notifier registration on an mm: opening the test_hmm device
- * (/dev/hmm_dmirror0, lib/test_hmm.c) registers one on the opener's mm.
+ * (/dev/hmm_dmirror0, lib/test_hmm.c) registers one on the opener's mm;
+ * with --module, mmpreempt.ko's take_all_locks file registers one on ours.
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -17,14 +18,45 @@
 
 #include "common.h"
 
+#define TAKE "/sys/kernel/debug/mmpreempt/take_all_locks"
+
+/* One write of our pid, as the file wants, then its verdict on this call. */
+static void take_via_module(long roots, long files)
+{
+	char buf[256];
+	double t0 = now_ms();
+	int fd = open(TAKE, O_RDWR);
+	ssize_t n;
+
+	if (fd < 0)
+		die("alllocks: open %s: %s (is mmpreempt.ko loaded?)\n", TAKE, strerror(errno));
+	n = snprintf(buf, sizeof(buf), "%ld", (long)getpid());
+	if (write(fd, buf, n) != n)
+		die("alllocks: write %s: %s\n", TAKE, strerror(errno));
+	close(fd);
+	fd = open(TAKE, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		die("alllocks: read %s: %s\n", TAKE, strerror(errno));
+	buf[n] = 0;
+	close(fd);
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = p[1] ? ' ' : 0;
+	printf("alllocks: %ld anon_vma roots, %ld file mappings, take_all_locks in %.3f ms: %s\n",
+	       roots, files, now_ms() - t0, buf);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"alllocks: build >= N anon_vma roots and M file mappings, then trigger mm_take_all_locks\n"
-		"usage: alllocks [--roots N] [--files M] [--device PATH] [--hold-ms T]\n"
+		"usage: alllocks [--roots N] [--files M] [--device PATH | --module] [--hold-ms T]\n"
 		"  --roots N      separate anonymous vmas, each its own anon_vma root (default 500)\n"
 		"  --files M      separately mapped files in /tmp (default 50)\n"
 		"  --device PATH  opening it registers an mmu_notifier (default /dev/hmm_dmirror0)\n"
+		"  --module       write our pid to mmpreempt.ko's take_all_locks instead\n"
+		"                 (" TAKE "; no test_hmm needed)\n"
 		"  --hold-ms T    keep the device open T ms (default 0)\n"
 		"  --wait         do not open the device: print \"ready\" and sleep until killed\n"
 		"                 (for a trigger from outside, such as mmpreempt's take_all_locks)\n");
@@ -38,6 +70,7 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "hold-ms", required_argument, NULL, 't' },
 		{ "wait", no_argument, NULL, 'w' },
+		{ "module", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -45,9 +78,9 @@ int main(int argc, char **argv)
 	const char *dev = "/dev/hmm_dmirror0";
 	char *res, path[64];
 	double t0;
-	int c, fd, wait_only = 0;
+	int c, fd, wait_only = 0, via_module = 0;
 
-	while ((c = getopt_long(argc, argv, "n:f:d:t:wh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:f:d:t:wmh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			roots = number("alllocks", "--roots", optarg, 1, 30000);
@@ -63,6 +96,9 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			wait_only = 1;
+			break;
+		case 'm':
+			via_module = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -102,6 +138,11 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		for (;;)
 			pause();
+	}
+	if (via_module) {
+		take_via_module(roots, files);
+		sleep_ms(hold);
+		return 0;
 	}
 	t0 = now_ms();
 	fd = open(dev, O_RDWR);

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist.h"
+#include "grow.h"
+
+static int bucket(uint64_t v)
+{
+	return v ? 64 - __builtin_clzll(v) : 0;
+}
+
+void dist_add(struct dist *d, uint64_t v)
+{
+	grow(&d->v, &d->cap, d->n, sizeof(*d->v));
+	d->v[d->n++] = v;
+	d->sum += v;
+	if (v > d->max)
+		d->max = v;
+	d->hist[bucket(v)]++;
+	d->sorted = 0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t dist_pct(struct dist *d, double p)
+{
+	size_t rank;
+
+	if (!d->n)
+		return 0;
+	if (!d->sorted) {
+		qsort(d->v, d->n, sizeof(*d->v), cmp);
+		d->sorted = 1;
+	}
+	rank = (size_t)(p / 100.0 * d->n + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	if (rank > d->n)
+		rank = d->n;
+	return d->v[rank - 1];
+}
+
+void dist_free(struct dist *d)
+{
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+static void human(uint64_t v, char *buf, size_t len)
+{
+	static const char suffix[] = " KMGTPE";
+	int i = 0;
+
+	while (v >= 1024 && !(v % 1024) && i < 6) {
+		v /= 1024;
+		i++;
+	}
+	if (i)
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, suffix[i]);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+void dist_hist(FILE *f, const struct dist *d, const char *name, int top)
+{
+	static const char bar[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
+	int lo = -1, hi = -1, show[DIST_BUCKETS] = { 0 };
+	uint64_t peak = 0;
+
+	for (int i = 0; i < DIST_BUCKETS; i++)
+		if (d->hist[i]) {
+			if (lo < 0)
+				lo = i;
+			hi = i;
+			if (d->hist[i] > peak)
+				peak = d->hist[i];
+		}
+	fprintf(f, "@%s:\n", name);
+	if (lo < 0) {
+		fprintf(f, "  (no samples)\n\n");
+		return;
+	}
+	for (int i = lo; i <= hi; i++)
+		show[i] = 1;
+	if (top > 0 && hi - lo + 1 > top) {
+		/* the `top` fullest buckets, in bucket order */
+		memset(show, 0, sizeof(show));
+		for (int k = 0; k < top; k++) {
+			int best = -1;
+
+			for (int i = lo; i <= hi; i++)
+				if (!show[i] && (best < 0 || d->hist[i] > d->hist[best]))
+					best = i;
+			show[best] = 1;
+		}
+	}
+	for (int i = lo; i <= hi; i++) {
+		char label[64], a[24], b[24];
+		int w = (int)(d->hist[i] * 52 / peak);
+
+		if (!show[i])
+			continue;
+		if (i == 0) {
+			snprintf(label, sizeof(label), "[0]");
+		} else if (i == 1) {
+			snprintf(label, sizeof(label), "[1]");
+		} else {
+			human(1ull << (i - 1), a, sizeof(a));
+			human(i < 64 ? 1ull << i : 0, b, sizeof(b));
+			snprintf(label, sizeof(label), "[%s, %s)", a, i < 64 ? b : "inf");
+		}
+		fprintf(f, "%-16s%8llu |%-52.*s|\n", label, (unsigned long long)d->hist[i],
+			w, bar);
+	}
+	if (top > 0 && hi - lo + 1 > top)
+		fprintf(f, "  (%d fullest of %d buckets shown)\n", top, hi - lo + 1);
+	fputc('\n', f);
+}
+
+const char *fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000ull)
+		snprintf(buf, len, "%.3f s", ns / 1e9);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.3f ms", ns / 1e6);
+	else if (ns >= 1000)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	return buf;
+}
+
+void dist_line(FILE *f, struct dist *d, const char *unit)
+{
+	char a[24], b[24], c[24], m[24];
+
+	if (!d->n) {
+		fprintf(f, "n=0");
+		return;
+	}
+	if (!strcmp(unit, "ns"))
+		fprintf(f, "n=%zu p50=%s p90=%s p99=%s max=%s", d->n,
+			fmt_ns(dist_pct(d, 50), a, sizeof(a)), fmt_ns(dist_pct(d, 90), b, sizeof(b)),
+			fmt_ns(dist_pct(d, 99), c, sizeof(c)), fmt_ns(d->max, m, sizeof(m)));
+	else
+		fprintf(f, "n=%zu p50=%llu p90=%llu p99=%llu max=%llu %s", d->n,
+			(unsigned long long)dist_pct(d, 50), (unsigned long long)dist_pct(d, 90),
+			(unsigned long long)dist_pct(d, 99), (unsigned long long)d->max, unit);
+}

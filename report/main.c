@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmreport: read a trace.dat recorded with the mmpreempt event systems (or
+ * its text event stream) and report lock waits and holds, anon_vma trees
+ * and lifecycles, mmu_gather batching, the stretches between preemption
+ * points inside gathers and mm_take_all_locks; check the lifecycle and
+ * locking invariants; optionally plot and compare with mmpreempt.ko's
+ * stats of the same run.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report.h"
+
+struct run {
+	bool dump;
+	FILE *out;
+	u64 seen[EV_NR];
+};
+
+/* Which of the kit's events (and sched_switch) the trace has none of. */
+static void print_missing(const struct run *r)
+{
+	int n = 0;
+
+	for (int t = EV_AV_LOCK_START; t <= EV_SCHED_SWITCH; t++)
+		if (!r->seen[t])
+			printf("%s %s", n++ ? "," : "no events in this trace:", ev_names[t]);
+	if (n)
+		printf("\n");
+	if (!r->seen[EV_SCHED_SWITCH])
+		printf("(without sched_switch no switch-out is seen: a stretch in a gather "
+		       "includes any time off CPU)\n");
+	printf("\n");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"mmreport: report on a trace.dat of the mmpreempt events; check their invariants\n"
+		"usage: mmreport [--top N] [--brief|--summary] [--plots DIR] [--stats FILE] TRACE\n"
+		"       mmreport --check TRACE\n"
+		"       mmreport --dump TRACE > events.txt\n"
+		"  TRACE         a trace.dat, or a text event stream as --dump writes it\n"
+		"                (\"ts cpu pid comm event key=value...\", '#' comments)\n"
+		"  --top N       length of the top-N lists (default 5)\n"
+		"  --brief       cut each histogram to its 6 fullest buckets\n"
+		"  --summary     the short form: top 3 lists, 4 buckets a histogram\n"
+		"  --plots DIR   gnuplot data, plots.gp and SVG + PNG plots into DIR\n"
+		"  --stats FILE  compare the counts with mmpreempt.ko's stats of the same run\n"
+		"  --check       print only the invariant verdict\n"
+		"  --dump        print the events as a text stream (edit it to craft a trace)\n"
+		"Exit status: 0 all good; 1 an invariant violated, events lost or the stats\n"
+		"disagree (each named on stderr/stdout); 2 bad usage or an unreadable trace.\n"
+		"Examples:\n"
+		"  mmreport results/demo/trace.dat\n"
+		"  mmreport --plots results/demo --stats results/demo/stats results/demo/trace.dat\n"
+		"  mmreport --dump trace.dat | sed 's/refcount=1$/refcount=-1/' > bad.txt;"
+		" mmreport --check bad.txt\n");
+}
+
+static void sink(const struct mm_event *e, void *data)
+{
+	struct run *r = data;
+
+	if (r->dump) {
+		ev_print(r->out, e);
+		return;
+	}
+	r->seen[e->type]++;
+	locks_event(e);
+	life_event(e);
+	gather_event(e);
+	alllocks_event(e);
+	window_event(e);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "top", required_argument, NULL, 't' },
+		{ "brief", no_argument, NULL, 'b' },
+		{ "summary", no_argument, NULL, 'S' },
+		{ "plots", required_argument, NULL, 'p' },
+		{ "stats", required_argument, NULL, 's' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "dump", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct report_opts o = { .top = 5 };
+	struct read_result res = { 0 };
+	struct run run = { .out = stdout };
+	const char *plots = NULL, *stats = NULL;
+	int c, check_only = 0, bad = 0;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "t:bSp:s:cdh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			o.top = (int)strtol(optarg, &end, 10);
+			if (*end || o.top < 1 || o.top > 1000) {
+				fprintf(stderr, "mmreport: --top wants 1..1000, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'b':
+			o.brief = 6;
+			break;
+		case 'S':
+			o.summary = 1;
+			o.brief = 4;
+			o.top = 3;
+			break;
+		case 'p':
+			plots = optarg;
+			break;
+		case 's':
+			stats = optarg;
+			break;
+		case 'c':
+			check_only = 1;
+			break;
+		case 'd':
+			run.dump = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (read_events(argv[optind], sink, &run, &res))
+		return 2;
+	if (run.dump)
+		return 0;
+	life_finish();
+	o.t0 = res.first_ts;
+	if (!check_only) {
+		printf("mmreport: %s: %llu events on %d CPUs over %.6f s, %llu lost\n",
+		       argv[optind], (unsigned long long)res.events, res.cpus,
+		       res.events ? (res.last_ts - res.first_ts) / 1e9 : 0.0,
+		       (unsigned long long)res.lost);
+		print_missing(&run);
+		locks_report(stdout, &o);
+		life_report(stdout, &o);
+		gather_report(stdout, &o);
+		alllocks_report(stdout, &o);
+		if (stats && window_compare(stdout, stats))
+			bad = 1;
+	}
+	if (inv_report(stdout))
+		bad = 1;
+	if (res.lost) {
+		printf("LOST: the ring buffer dropped %llu events: counts and invariants "
+		       "cannot be trusted\n", (unsigned long long)res.lost);
+		bad = 1;
+	}
+	if (plots) {
+		mkdir(plots, 0755);
+		if (plots_write(plots, o.t0))
+			return 2;
+		printf("plots: %s/holds.{svg,png} %s/gathers.{svg,png}\n", plots, plots);
+	}
+	return bad;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The analyses: each takes every event in order (*_event) and prints its
+ * section at the end (*_report). They share nothing but the event stream
+ * and the violation reporter.
+ */
+#ifndef MMREPORT_REPORT_H
+#define MMREPORT_REPORT_H
+
+#include "dist.h"
+#include "event.h"
+
+struct report_opts {
+	int top;		/* N in the top-N lists */
+	int brief;		/* histograms cut to their `brief` fullest buckets */
+	int summary;		/* the short form: empty sections left out */
+	u64 t0;			/* first event's timestamp: times print relative */
+};
+
+enum invariant {
+	INV_REFCOUNT,		/* refcount never below zero; gets and puts balance */
+	INV_FREE,		/* free only after the last put, nothing after it */
+	INV_ROOT,		/* a root freed after all its children */
+	INV_REUSE,		/* reuse only with num_children < 2, no active vmas */
+	INV_LOCK,		/* released by the task that acquired it */
+	INV_NR
+};
+
+/* Report one broken invariant, with the event that broke it. */
+void violation(enum invariant inv, const struct mm_event *e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void inv_count(enum invariant inv);	/* one more event checked */
+
+void locks_event(const struct mm_event *e);
+void locks_report(FILE *f, const struct report_opts *o);
+struct dist *locks_hold(int kind, int write);	/* kind 0 anon_vma, 1 i_mmap */
+
+void gather_event(const struct mm_event *e);
+void gather_report(FILE *f, const struct report_opts *o);
+int gather_plot_data(const char *dir, u64 t0);
+
+void alllocks_event(const struct mm_event *e);
+void alllocks_report(FILE *f, const struct report_opts *o);
+
+void life_event(const struct mm_event *e);
+void life_finish(void);
+void life_report(FILE *f, const struct report_opts *o);
+
+int inv_report(FILE *f);	/* returns the number of violations */
+
+void window_event(const struct mm_event *e);
+/* compares the window's counts with the module's stats file: mismatches */
+int window_compare(FILE *f, const char *stats_path);
+
+int plots_write(const char *dir, u64 t0);
+
+#endif
