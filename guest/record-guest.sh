@@ -81,8 +81,33 @@ say "workload exit status $rc"
 
 kill -INT $tc
 wait $tc || die "trace-cmd record failed: $(tail -n 5 "$OUT/trace-cmd.log")"
+# bpftrace prints its maps when interrupted. bpftrace 0.17 notices SIGINT
+# only if it lands inside epoll_wait() or an async event (printf, clear)
+# follows it; one landing between two polls of a quiet tool is lost (its
+# loop never checks the flag the handler set), so SIGINT is repeated each
+# second until the tool exits. One still there after 60 s is reported with
+# where it sits, then killed: a hung tool must not hang the recording.
+set -- $tools
+bad_tools=""
 for p in $bpids; do kill -INT "$p"; done
-for p in $bpids; do wait "$p" || say "a bpftrace tool exited with an error (see $OUT/bpf/*.err)"; done
+for p in $bpids; do
+	t=$1
+	shift
+	i=0
+	while kill -0 "$p" 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+		[ $((i % 10)) -ne 0 ] || kill -INT "$p" 2>/dev/null
+	done
+	if kill -0 "$p" 2>/dev/null; then
+		say "bpftrace $t did not exit 60 s after SIGINT: $(grep State /proc/"$p"/status)," \
+			"wchan $(cat /proc/"$p"/wchan), threads: $(ls /proc/"$p"/task | wc -l)"
+		for th in /proc/"$p"/task/*; do echo "  $(cat "$th"/comm): $(cat "$th"/wchan)"; done
+		kill -KILL "$p"
+		bad_tools="$bad_tools $t"
+	fi
+	wait "$p" || say "bpftrace $t exited with status $? (see $OUT/bpf/$t.err)"
+done
 
 cp /tmp/record.stats "$OUT/module/stats"
 mkdir -p "$OUT/module/hist"
@@ -101,4 +126,5 @@ preempt=$(sed -n 's/.*(\([a-z]*\)).*/\1/p' /sys/kernel/debug/sched/preempt 2>/de
 	echo "trace_cmd=$(trace-cmd --version 2>/dev/null | sed -n 's/^trace-cmd version \([^ ]*\).*/\1/p')"
 } >"$OUT/guest-meta.env"
 say "trace.dat: $(wc -c <"$OUT/trace.dat") bytes"
+[ -z "$bad_tools" ] || { say "error: bpftrace tools hung:$bad_tools"; [ $rc -ne 0 ] || rc=1; }
 exit $rc

@@ -42,8 +42,7 @@ rc=0
 [ -s "$out/trace.dat" ] || die "no trace.dat came back (console: $out/console.log)"
 
 # Lost events: the per-CPU ring-buffer statistics trace-cmd stored in the file
-lost=$(trace-cmd report --stat -i "$out/trace.dat" 2>/dev/null |
-	awk '/^(overrun|commit overrun|dropped events):/ { s += $NF } END { print s + 0 }')
+lost=$("$TOP/guest/trace-lost.sh" "$out/trace.dat") || lost=unknown
 echo "lost_events=$lost" >>"$out/guest-meta.env"
 
 # meta.json: what ran, on what, and whether anything was lost
@@ -70,7 +69,7 @@ g=$out/guest-meta.env q=$out/qemu.env
 	printf '  "numa_nodes": %s,\n' "$(val numa_nodes "$g")"
 	printf '  "mem_mib": %s,\n' "$(val mem_mib "$q")"
 	printf '  "kernel_cmdline": "%s",\n' "$(json "$(val append "$q")")"
-	printf '  "trace_cmd_lost_events": %s,\n' "$(val lost_events "$g")"
+	printf '  "trace_cmd_lost_events": %s,\n' "$(val lost_events "$g" | sed 's/^unknown$/null/')"
 	printf '  "trace_cmd_version": "%s",\n' "$(val trace_cmd "$g")"
 	printf '  "bpftrace_version": "%s"\n' "$(val bpftrace "$g")"
 	echo "}"

@@ -177,18 +177,19 @@ void gather_report(FILE *f, const struct report_opts *o)
 	fprintf(f, "\n\n");
 	dist_hist(f, &per_flush, "mmu_gather_pages_per_flush", o->brief);
 	fprintf(f, "== preemption inside gathers\n");
-	fprintf(f, "switch-outs inside gathers: %llu (%llu runnable = preempted, %llu asleep)\n",
+	fprintf(f, "switch-outs inside gathers: %llu (%llu still runnable: preempted, or yielding at a point; %llu asleep)\n",
 		(unsigned long long)so, (unsigned long long)rn, (unsigned long long)(so - rn));
 	fprintf(f, "stretches without a preemption point: ");
 	dist_line(f, &stretch, "ns");
 	fprintf(f, "\n");
 	qsort(st, nst, sizeof(*st), by_len);
+	/* microseconds rounded as trace-cmd and kernelshark print them */
 	fprintf(f, "longest stretches (top %d), to find in kernelshark:\n", o->top);
 	for (size_t i = 0; i < nst && i < (size_t)o->top; i++)
 		fprintf(f, "  %12s from %llu.%06llu s  %s-%d mm=0x%llx, ended by %s\n",
 			fmt_ns(st[i].len, a, sizeof(a)),
-			(unsigned long long)(st[i].at / 1000000000),
-			(unsigned long long)(st[i].at % 1000000000 / 1000), st[i].comm, st[i].pid,
+			(unsigned long long)((st[i].at + 500) / 1000 / 1000000),
+			(unsigned long long)((st[i].at + 500) / 1000 % 1000000), st[i].comm, st[i].pid,
 			(unsigned long long)st[i].mm, st[i].ends);
 	fputc('\n', f);
 	dist_hist(f, &stretch, "gather_stretch_ns", o->brief);

@@ -13,8 +13,7 @@ for w in forktree unmap filemap ksm migrate alllocks mix; do
 	d=$RES/record/$w
 	[ -s "$d/trace.dat" ] || { echo "FAIL: $w: no trace.dat"; bad=1; continue; }
 	n=$((n + 1))
-	lost=$(trace-cmd report --stat -i "$d/trace.dat" 2>/dev/null |
-		awk '/^(overrun|commit overrun|dropped events):/ { s += $NF } END { print s + 0 }')
+	lost=$("$TOP/guest/trace-lost.sh" "$d/trace.dat") || lost=unknown
 	rc=0
 	"$R" --stats "$d/module/stats" "$d/trace.dat" >"$d/report.txt" 2>"$d/report.err" || rc=$?
 	events=$(sed -n '1s/.*: \([0-9]*\) events.*/\1/p' "$d/report.txt")

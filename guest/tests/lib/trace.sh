@@ -15,10 +15,9 @@ record() {
 	# shellcheck disable=SC2086
 	trace-cmd record -C global -b 16384 -o "$_d/trace.dat" $_ev "$@" \
 		>"$_d/record.log" 2>&1 || { cat "$_d/record.log"; fail "trace-cmd record $*"; }
-	if grep -Eq '^overrun: *[1-9]|^dropped: *[1-9]' "$_d/record.log"; then
-		grep -E '^(CPU|overrun|dropped)' "$_d/record.log"
-		fail "trace-cmd lost events: the buffer overran"
-	fi
+	# the per-CPU ring-buffer statistics trace-cmd stores in the file
+	_lost=$(sh "$REPO/guest/trace-lost.sh" "$_d/trace.dat") || fail "no buffer statistics in the trace"
+	[ "$_lost" = 0 ] || fail "trace-cmd lost $_lost events: the buffer overran"
 	# -N: no plugins, so every event prints its own key=value format
 	trace-cmd report -N -i "$_d/trace.dat" >"$_d/report.txt" 2>"$_d/report.err" ||
 		fail "trace-cmd report failed: $(cat "$_d/report.err")"
