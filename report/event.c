@@ -44,6 +44,21 @@ const char *const field_names[F_NR] = {
 	[F_NEXT_PID] = "next_pid", [F_PID] = "pid",
 };
 
+const char *ev_system(enum ev_type t)
+{
+	if (t >= EV_AV_LOCK_START && t <= EV_AV_REUSE)
+		return "anon_vma";
+	if (t >= EV_IM_LOCK_START && t <= EV_IM_LOCK_RELEASED)
+		return "i_mmap";
+	if (t >= EV_G_START && t <= EV_G_FINISH)
+		return "mmu_gather";
+	if (t >= EV_AL_START && t <= EV_AL_DROP)
+		return "mm_all_locks";
+	if (t == EV_SCHED_SWITCH || t == EV_SCHED_WAKEUP)
+		return "sched";
+	return "ftrace";
+}
+
 enum ev_type ev_type_of(const char *name)
 {
 	for (int t = 1; t < EV_NR; t++)

@@ -87,7 +87,11 @@ struct read_result {
 	u64 lost;		/* events the ring buffer dropped */
 	int cpus;
 	u64 first_ts, last_ts;
+	uint32_t recorded;	/* bit per ev_type the trace could hold */
 };
+
+/* The trace system an event type belongs to. */
+const char *ev_system(enum ev_type t);
 
 /* 0 on success; -1 with a message on stderr. Detects the format itself. */
 int read_events(const char *path, ev_sink sink, void *data, struct read_result *r);

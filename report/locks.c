@@ -220,8 +220,8 @@ void locks_report(FILE *f, const struct report_opts *o)
 	fprintf(f, "locks still held when the trace ended: %zu\n", held_at_end);
 	for (int k = 0; k < 2; k++)
 		if (ks[k].switched)
-			fprintf(f, "%s holders switched out while holding: %llu (%llu still runnable = "
-				"preempted, %llu asleep); off CPU p50 %s, longest %s\n",
+			fprintf(f, "%s holders switched out while holding: %llu (%llu still runnable: "
+				"preempted or yielding; %llu asleep); off CPU p50 %s, longest %s\n",
 				kind_names[k], (unsigned long long)ks[k].switched,
 				(unsigned long long)ks[k].switched_runnable,
 				(unsigned long long)(ks[k].switched - ks[k].switched_runnable),

@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 		life_report(stdout, &o);
 		gather_report(stdout, &o);
 		alllocks_report(stdout, &o);
-		if (stats && window_compare(stdout, stats))
+		if (stats && window_compare(stdout, stats, res.recorded))
 			bad = 1;
 	}
 	if (inv_report(stdout))

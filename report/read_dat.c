@@ -138,6 +138,10 @@ int read_dat(const char *path, ev_sink sink, void *data, struct read_result *r)
 	}
 	c.tep = tracecmd_get_tep(h);
 	r->cpus = tep_get_cpus(c.tep);
+	/* an event is recorded when the file carries its format */
+	for (int t = 1; t < EV_NR; t++)
+		if (tep_find_event_by_name(c.tep, ev_system(t), ev_names[t]))
+			r->recorded |= 1u << t;
 	if (tracecmd_iterate_events(h, NULL, 0, on_record, &c) < 0) {
 		fprintf(stderr, "mmreport: %s: reading the events failed\n", path);
 		tracecmd_close(h);

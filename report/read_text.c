@@ -125,6 +125,7 @@ int read_text(const char *path, ev_sink sink, void *data, struct read_result *r)
 			}
 			e.has |= 1u << fi;
 		}
+		r->recorded |= 1u << e.type;	/* a stream says only what it has */
 		if (e.cpu > maxcpu)
 			maxcpu = e.cpu;
 		if (!r->events)

@@ -50,7 +50,7 @@ int inv_report(FILE *f);	/* returns the number of violations */
 
 void window_event(const struct mm_event *e);
 /* compares the window's counts with the module's stats file: mismatches */
-int window_compare(FILE *f, const char *stats_path);
+int window_compare(FILE *f, const char *stats_path, uint32_t recorded);
 
 int plots_write(const char *dir, u64 t0);
 
