@@ -31,6 +31,10 @@ report=$TOP/build/host/mmreport
 [ -x "$ART/bin/$WORKLOAD" ] ||
 	die "no workload '$WORKLOAD': choose one of: $(ls "$ART/bin" | grep -v gup_test | tr '\n' ' ')"
 [ -x "$report" ] || die "no $report: run 'make report-tool'"
+for t in $BPF; do
+	[ -f "$TOP/bpf-scripts/$t.bt" ] ||
+		die "no bpftrace tool '$t': choose from: $(cd "$TOP/bpf-scripts" && ls *.bt | sed 's/\.bt$//' | tr '\n' ' ')(or BPF=none)"
+done
 rm -rf "$out"
 mkdir -p "$out"
 printf '%s\n%s\n%s\n%s\n' "$WORKLOAD" "$ARGS" "$EVENTS" "$BPF" >"$out/record.args"
