@@ -4,7 +4,12 @@
 # 4 bpftrace tools), then:
 #   1. loads mmpreempt.ko and starts the bpftrace tools, each into
 #      $OUT/bpf/<tool>.txt, waiting until every one has attached;
-#   2. starts trace-cmd record (global clock, 32 MiB a CPU) of the events;
+#   2. starts trace-cmd record (mono clock, 32 MiB a CPU) of the events;
+#      not "global": under TCG the guest marks its TSCs unsynchronized, and
+#      trace_clock_global() then clamps a lagging CPU to the last value
+#      handed out, giving runs of identical timestamps (up to 166 events in
+#      one microsecond were seen) that the merge of the CPUs puts in any
+#      order; "mono" reads the one clocksource all CPUs share (hpet here);
 #   3. resets the module, writes MMPREEMPT-WINDOW-START to trace_marker,
 #      runs the workload, writes MMPREEMPT-WINDOW-END and snapshots the
 #      module's stats with shell builtins into a file opened beforehand (so
@@ -55,7 +60,7 @@ for e in $events; do ev="$ev -e $e"; done
 say "trace-cmd record$ev"
 cd /tmp
 # shellcheck disable=SC2086
-trace-cmd record -C global -b 32768 -o "$OUT/trace.dat" $ev >"$OUT/trace-cmd.log" 2>&1 &
+trace-cmd record -C mono -b 32768 -o "$OUT/trace.dat" $ev >"$OUT/trace-cmd.log" 2>&1 &
 tc=$!
 i=0
 # (tracefs files have size 0: read them)

@@ -13,7 +13,7 @@ load_module
 d=$RES/mod-vs-trace
 mkdir -p "$d"
 cd /tmp
-trace-cmd record -C global -b 16384 -o "$d/trace.dat" -e anon_vma -e i_mmap -e mmu_gather \
+trace-cmd record -C mono -b 16384 -o "$d/trace.dat" -e anon_vma -e i_mmap -e mmu_gather \
 	-e mm_all_locks >"$d/record.log" 2>&1 &
 tc=$!
 sleep 5

@@ -1,7 +1,10 @@
 # Sourced by guest tests that record trace events. POSIX sh.
 #
 # record DIR EVENTS... -- CMD...: trace-cmd record of CMD into DIR/trace.dat
-# with a global (cross-CPU ordered) clock, then DIR/events.txt: one line per
+# with the mono clock (one clocksource for all CPUs: the "global" trace clock
+# clamps a lagging CPU to the last value given out when the guest's TSCs are
+# unsynchronized, as under TCG, and events of two CPUs then tie in any
+# order; see guest/record-guest.sh), then DIR/events.txt: one line per
 # event, "ts cpu pid comm event key=value...". Fails the test if trace-cmd
 # reports lost events: a test's counts must be exact or say why not.
 
@@ -13,7 +16,7 @@ record() {
 	shift
 	mkdir -p "$_d"
 	# shellcheck disable=SC2086
-	trace-cmd record -C global -b 16384 -o "$_d/trace.dat" $_ev "$@" \
+	trace-cmd record -C mono -b 16384 -o "$_d/trace.dat" $_ev "$@" \
 		>"$_d/record.log" 2>&1 || { cat "$_d/record.log"; fail "trace-cmd record $*"; }
 	# the per-CPU ring-buffer statistics trace-cmd stores in the file
 	_lost=$(sh "$REPO/guest/trace-lost.sh" "$_d/trace.dat") || fail "no buffer statistics in the trace"
