@@ -149,7 +149,8 @@ void dist_line(FILE *f, struct dist *d, const char *unit)
 			fmt_ns(dist_pct(d, 50), a, sizeof(a)), fmt_ns(dist_pct(d, 90), b, sizeof(b)),
 			fmt_ns(dist_pct(d, 99), c, sizeof(c)), fmt_ns(d->max, m, sizeof(m)));
 	else
-		fprintf(f, "n=%zu p50=%llu p90=%llu p99=%llu max=%llu %s", d->n,
+		fprintf(f, "n=%zu p50=%llu p90=%llu p99=%llu max=%llu%s%s", d->n,
 			(unsigned long long)dist_pct(d, 50), (unsigned long long)dist_pct(d, 90),
-			(unsigned long long)dist_pct(d, 99), (unsigned long long)d->max, unit);
+			(unsigned long long)dist_pct(d, 99), (unsigned long long)d->max,
+			*unit ? " " : "", unit);
 }

@@ -10,8 +10,6 @@
  * Lock events are no sighting of a live object: the rmap walk may trylock
  * a freed anon_vma (SLAB_TYPESAFE_BY_RCU) before it finds the folio gone.
  */
-#include <stdlib.h>
-
 #include "grow.h"
 #include "hmap.h"
 #include "report.h"

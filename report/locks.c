@@ -9,7 +9,6 @@
  * trace began, and is only counted.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "grow.h"
 #include "hmap.h"
@@ -26,7 +25,7 @@ struct kindstat {
 };
 
 struct rootstat {
-	u64 root, holds, hold_ns, hold_max, waits, wait_ns, members, first_ts;
+	u64 root, holds, hold_ns, hold_max, waits, wait_ns, members;
 	char comm[32];
 };
 
@@ -54,7 +53,7 @@ static struct rootstat *root_of(const struct mm_event *e)
 
 	if (!*ix) {
 		grow(&roots, &caproots, nroots, sizeof(*roots));
-		roots[nroots] = (struct rootstat){ .root = r, .first_ts = e->ts };
+		roots[nroots] = (struct rootstat){ .root = r };
 		snprintf(roots[nroots].comm, sizeof(roots[nroots].comm), "%s", e->comm);
 		*ix = ++nroots;
 	}

@@ -9,7 +9,6 @@
  */
 #include <getopt.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 
 #include "report.h"
@@ -143,7 +142,6 @@ int main(int argc, char **argv)
 	if (run.dump)
 		return 0;
 	life_finish();
-	o.t0 = res.first_ts;
 	if (!check_only) {
 		printf("mmreport: %s: %llu events on %d CPUs over %.6f s, %llu lost\n",
 		       argv[optind], (unsigned long long)res.events, res.cpus,
@@ -166,7 +164,7 @@ int main(int argc, char **argv)
 	}
 	if (plots) {
 		mkdir(plots, 0755);
-		if (plots_write(plots, o.t0))
+		if (plots_write(plots, res.first_ts))
 			return 2;
 		printf("plots: %s/holds.{svg,png} %s/gathers.{svg,png}\n", plots, plots);
 	}

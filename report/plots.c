@@ -6,7 +6,6 @@
  * files and the .gp script stay beside the pictures, to re-plot by hand.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "report.h"
 

@@ -14,7 +14,6 @@ struct report_opts {
 	int top;		/* N in the top-N lists */
 	int brief;		/* histograms cut to their `brief` fullest buckets */
 	int summary;		/* the short form: empty sections left out */
-	u64 t0;			/* first event's timestamp: times print relative */
 };
 
 enum invariant {
