@@ -23,8 +23,15 @@ struct alllocks_result {
 	int ret;
 };
 
+/*
+ * The call a take_all_locks write is making: the probe records the event
+ * of that task only, so a concurrent mm_take_all_locks() elsewhere (another
+ * mmu_notifier registration) cannot stand in for it. Writers are serialised
+ * by last_lock.
+ */
 static DEFINE_SPINLOCK(seen_lock);
-static struct alllocks_result seen;	/* the last event, from any task */
+static const struct task_struct *seen_task;
+static struct alllocks_result seen;
 
 static DEFINE_MUTEX(last_lock);
 static struct {
@@ -40,7 +47,8 @@ void mmp_alllocks_record(int pid, unsigned int roots, unsigned int mappings,
 	unsigned long flags;
 
 	spin_lock_irqsave(&seen_lock, flags);
-	seen = (struct alllocks_result){ pid, roots, mappings, ret };
+	if (current == seen_task)
+		seen = (struct alllocks_result){ pid, roots, mappings, ret };
 	spin_unlock_irqrestore(&seen_lock, flags);
 }
 
@@ -53,6 +61,7 @@ static ssize_t take_write(struct file *file, const char __user *ubuf,
 	struct alllocks_result r;
 	struct task_struct *task;
 	struct mm_struct *mm;
+	struct pid *spid;
 	unsigned int pid;
 	u64 t0, ns;
 	int ret;
@@ -64,7 +73,9 @@ static ssize_t take_write(struct file *file, const char __user *ubuf,
 		return ret;
 	if (!pid)
 		return -EINVAL;
-	task = get_pid_task(find_get_pid(pid), PIDTYPE_PID);
+	spid = find_get_pid(pid);
+	task = get_pid_task(spid, PIDTYPE_PID);
+	put_pid(spid);
 	if (!task)
 		return -ESRCH;
 	mm = get_task_mm(task);
@@ -74,7 +85,8 @@ static ssize_t take_write(struct file *file, const char __user *ubuf,
 
 	mutex_lock(&last_lock);
 	spin_lock_irq(&seen_lock);
-	seen.pid = 0;
+	seen = (struct alllocks_result){ 0 };
+	seen_task = current;
 	spin_unlock_irq(&seen_lock);
 	t0 = ktime_get_ns();
 	ret = mmu_notifier_register(&mn, mm);
@@ -84,11 +96,12 @@ static ssize_t take_write(struct file *file, const char __user *ubuf,
 	mmput(mm);
 	spin_lock_irq(&seen_lock);
 	r = seen;
+	seen_task = NULL;
 	spin_unlock_irq(&seen_lock);
 	last.valid = true;
 	last.target = pid;
 	last.ns = ns;
-	/* the event of this call carries our pid; without probes, nothing */
+	/* only this call's event was recorded; without probes, none */
 	last.r = r.pid == current->pid ? r :
 		(struct alllocks_result){ 0, 0, 0, ret };
 	last.r.ret = ret;

@@ -131,7 +131,8 @@ int mmp_holds_init(unsigned int slots)
 {
 	unsigned int i;
 
-	nr_buckets = roundup_pow_of_two(max(slots / BUCKET_SLOTS, 1U));
+	/* slots is validated at load: at least two buckets, a power of two */
+	nr_buckets = slots / BUCKET_SLOTS;
 	buckets = vzalloc(array_size(nr_buckets, sizeof(*buckets)));
 	if (!buckets)
 		return -ENOMEM;

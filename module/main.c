@@ -15,93 +15,78 @@
  * Anything else written to a file is refused with -EINVAL.
  */
 #include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/module.h>
-#include <linux/rwsem.h>
-#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "mmpreempt.h"
 
 static unsigned int hold_slots = 16384;
 module_param(hold_slots, uint, 0444);
-MODULE_PARM_DESC(hold_slots, "waits and holds tracked at once (default 16384)");
+MODULE_PARM_DESC(hold_slots,
+		 "waits and holds tracked at once: a power of two, 16 to 2^20 (default 16384)");
 
 static unsigned int top_slots = 4096;
 module_param(top_slots, uint, 0444);
-MODULE_PARM_DESC(top_slots, "root anon_vmas tracked for 'top' (default 4096)");
+MODULE_PARM_DESC(top_slots,
+		 "root anon_vmas tracked for 'top': a power of two, 16 to 2^20 (default 4096)");
 
 static unsigned int top_n = 20;
 module_param(top_n, uint, 0444);
-MODULE_PARM_DESC(top_n, "rows printed by 'top' (default 20)");
+MODULE_PARM_DESC(top_n, "rows printed by 'top', 1 to top_slots (default 20)");
 
-static unsigned int contended_ns;
-module_param(contended_ns, uint, 0444);
-MODULE_PARM_DESC(contended_ns,
-		 "an acquisition that waited longer is contended (0: calibrate at load)");
-
-u64 mmp_contended_ns;
 /* serialises enable, reset and unload */
 DEFINE_MUTEX(mmp_control_lock);
 static bool enabled;
 static struct dentry *dir;
 
 /*
- * Accepts a decimal number in [0, max], optionally followed by one newline,
- * nothing else: no sign, no spaces, no leading zeros, at most 10 digits.
+ * A decimal number in [0, max] with at most one trailing newline, as
+ * kstrtouint_from_user() reads it. That helper silently reads only the
+ * first 23 bytes, so a longer write is refused here, not cut; every bad
+ * value is -EINVAL, as the interface promises, a bad buffer -EFAULT.
  */
 int mmp_parse_uint(const char __user *ubuf, size_t count, unsigned int max,
 		   unsigned int *val)
 {
-	char buf[12];
-	u64 v = 0;
-	size_t i, n;
+	unsigned int v;
+	int ret;
 
-	if (count == 0 || count >= sizeof(buf))
+	if (count == 0 || count > 16)
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	n = count;
-	if (buf[n - 1] == '\n')
-		n--;
-	if (n == 0 || (n > 1 && buf[0] == '0'))
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		if (buf[i] < '0' || buf[i] > '9')
-			return -EINVAL;
-		v = v * 10 + (buf[i] - '0');
-	}
+	ret = kstrtouint_from_user(ubuf, count, 10, &v);
+	if (ret)
+		return ret == -EFAULT ? ret : -EINVAL;
 	if (v > max)
 		return -EINVAL;
 	*val = v;
 	return 0;
 }
 
-/*
- * The uncontended path: how long an uncontended down_write() takes here,
- * timed like the probes time it. An acquisition that waited more than four
- * times the median of that is counted as contended (at least 1 us).
- */
-static u64 calibrate_contended_ns(void)
+/* The table sizes: refused at load unless the tables can index them. */
+static int check_slots(const char *name, unsigned int slots)
 {
-	static struct rw_semaphore sem;
-	u64 t[64], tmp;
-	int i, j;
+	if (slots >= MMP_TABLE_SLOTS_MIN && slots <= MMP_TABLE_SLOTS_MAX &&
+	    is_power_of_2(slots))
+		return 0;
+	pr_err("mmpreempt: %s=%u: must be a power of two from %u to %u\n",
+	       name, slots, MMP_TABLE_SLOTS_MIN, MMP_TABLE_SLOTS_MAX);
+	return -EINVAL;
+}
 
-	init_rwsem(&sem);
-	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		u64 t0 = ktime_get_ns();
+static int check_params(void)
+{
+	int ret = check_slots("hold_slots", hold_slots);
 
-		down_write(&sem);
-		t[i] = ktime_get_ns() - t0;
-		up_write(&sem);
+	if (!ret)
+		ret = check_slots("top_slots", top_slots);
+	if (!ret && (top_n < 1 || top_n > top_slots)) {
+		pr_err("mmpreempt: top_n=%u: must be from 1 to top_slots (%u)\n",
+		       top_n, top_slots);
+		ret = -EINVAL;
 	}
-	for (i = 1; i < ARRAY_SIZE(t); i++)
-		for (j = i; j > 0 && t[j - 1] > t[j]; j--) {
-			tmp = t[j];
-			t[j] = t[j - 1];
-			t[j - 1] = tmp;
-		}
-	return max_t(u64, 4 * t[ARRAY_SIZE(t) / 2], 1000);
+	return ret;
 }
 
 static int set_enabled(bool on)
@@ -186,9 +171,10 @@ static void cleanup(void)
 
 static int __init mmpreempt_init(void)
 {
-	int ret;
+	int ret = check_params();
 
-	mmp_contended_ns = contended_ns ? contended_ns : calibrate_contended_ns();
+	if (ret)
+		return ret;
 	ret = mmp_stats_init();
 	if (!ret)
 		ret = mmp_holds_init(hold_slots);

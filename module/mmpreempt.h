@@ -42,7 +42,8 @@ enum mmp_hist_id { MMP_H_FLUSH_PAGES, MMP_H_RESCHED_PAGES, MMP_H_GATHER_NS,
 struct mmp_pcpu {
 	u64 ev[MMP_NR_EVENTS];
 	struct mmp_lockstat lock[MMP_NR_KINDS][2];	/* [kind][write] */
-	u64 gathers_fullmm, pages, batch_alloc_failed, resched_pending;
+	u64 gathers_fullmm, gathers_nested, pages;
+	u64 batch_alloc_ok, batch_alloc_failed, resched_pending;
 	u64 alllocks_roots, alllocks_mappings;
 	u64 untracked_table_full, untracked_no_start, untracked_no_hold;
 	u64 hist[MMP_NR_HISTS][MMP_HIST_SLOTS];
@@ -52,7 +53,6 @@ struct mmp_pcpu {
 
 extern struct mmp_pcpu __percpu *mmp_pcpu;
 extern unsigned long mmp_epoch;
-extern u64 mmp_contended_ns;
 
 /* stats.c */
 int mmp_stats_init(void);
@@ -79,6 +79,7 @@ int mmp_top_init(unsigned int slots);
 void mmp_top_exit(void);
 void mmp_top_clear(void);
 void mmp_top_born(const void *anon_vma, const void *root);
+void mmp_top_attached(const void *anon_vma, const void *root);
 void mmp_top_died(const void *anon_vma);
 void mmp_top_account(const void *root, u64 wait_ns, u64 hold_ns);
 void mmp_top_debugfs(struct dentry *dir, unsigned int n);
@@ -95,9 +96,13 @@ void mmp_alllocks_record(int pid, unsigned int roots, unsigned int mappings,
 /* testhook.c */
 void mmp_testhook_debugfs(struct dentry *dir);
 
-/* main.c: strict parsing of what is written to a debugfs file */
+/* main.c: what is written to a debugfs file, parsed strictly */
 int mmp_parse_uint(const char __user *ubuf, size_t count, unsigned int max,
 		   unsigned int *val);
 extern struct mutex mmp_control_lock;
+
+/* hold and top tables: buckets of eight, at least two, a power of two */
+#define MMP_TABLE_SLOTS_MIN 16U
+#define MMP_TABLE_SLOTS_MAX 1048576U	/* 2^20 */
 
 #endif

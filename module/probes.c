@@ -20,31 +20,41 @@ static void count(enum mmp_event ev)
 	this_cpu_inc(mmp_pcpu->ev[ev]);
 }
 
+/*
+ * Every probe reads the clock first, so that a wait or hold excludes the
+ * probe's own work as far as it can. A start event comes only from an
+ * acquisition that found the lock taken, so every wait timed here is one
+ * the lock imposed.
+ */
 static void on_lock_start(int kind, const void *lock, bool write)
 {
+	u64 now = ktime_get_ns();
+
 	this_cpu_inc(mmp_pcpu->lock[kind][write].started);
-	if (!mmp_hold_begin(current, lock, kind, write, ktime_get_ns()))
+	if (!mmp_hold_begin(current, lock, kind, write, now))
 		this_cpu_inc(mmp_pcpu->untracked_table_full);
 }
 
-static void on_lock_acquired(int kind, const void *lock, bool write, bool success)
+static void on_lock_acquired(int kind, const void *lock, bool write,
+			     bool success, bool contended)
 {
+	u64 now = ktime_get_ns(), t0, wait;
 	struct mmp_pcpu *p = this_cpu_ptr(mmp_pcpu);
 	struct mmp_lockstat *l = &p->lock[kind][write];
-	u64 now = ktime_get_ns(), t0, wait;
 
-	if (mmp_hold_end(current, lock, kind, write, &t0)) {
-		wait = now - t0;
-		l->wait_ns += wait;
-		l->waits++;
-		mmp_hist_add(l->wait_hist, wait);
-		mmp_max_update(&p->wait_max[kind][write], wait);
-		if (success && wait > mmp_contended_ns)
-			l->contended++;
-		if (kind == MMP_ANON_VMA)
-			mmp_top_account(lock, wait, 0);
-	} else {
-		p->untracked_no_start++;
+	if (contended) {
+		l->contended++;
+		if (mmp_hold_end(current, lock, kind, write, &t0)) {
+			wait = now - t0;
+			l->wait_ns += wait;
+			l->waits++;
+			mmp_hist_add(l->wait_hist, wait);
+			mmp_max_update(&p->wait_max[kind][write], wait);
+			if (kind == MMP_ANON_VMA)
+				mmp_top_account(lock, wait, 0);
+		} else {
+			p->untracked_no_start++;
+		}
 	}
 	if (!success) {
 		l->trylock_failed++;
@@ -57,16 +67,16 @@ static void on_lock_acquired(int kind, const void *lock, bool write, bool succes
 
 static void on_lock_released(int kind, const void *lock, bool write)
 {
+	u64 now = ktime_get_ns(), t0, hold;
 	struct mmp_pcpu *p = this_cpu_ptr(mmp_pcpu);
 	struct mmp_lockstat *l = &p->lock[kind][write];
-	u64 t0, hold;
 
 	l->released++;
 	if (!mmp_hold_end(current, lock, kind, write, &t0)) {
 		p->untracked_no_hold++;
 		return;
 	}
-	hold = ktime_get_ns() - t0;
+	hold = now - t0;
 	l->hold_ns += hold;
 	l->holds++;
 	mmp_hist_add(l->hold_hist, hold);
@@ -84,10 +94,10 @@ static void probe_anon_vma_lock_start(void *data, struct anon_vma *av,
 
 static void probe_anon_vma_lock_acquired(void *data, struct anon_vma *av,
 					 struct anon_vma *root, bool write,
-					 bool success)
+					 bool success, bool contended)
 {
 	count(MMP_EV_anon_vma_lock_acquired);
-	on_lock_acquired(MMP_ANON_VMA, root, write, success);
+	on_lock_acquired(MMP_ANON_VMA, root, write, success, contended);
 }
 
 static void probe_anon_vma_lock_released(void *data, struct anon_vma *av,
@@ -97,12 +107,18 @@ static void probe_anon_vma_lock_released(void *data, struct anon_vma *av,
 	on_lock_released(MMP_ANON_VMA, root, write);
 }
 
-static void probe_anon_vma_alloc(void *data, struct anon_vma *av,
-				 struct anon_vma *root, struct anon_vma *parent,
-				 int refcount)
+/* Born as its own root; anon_vma_attach says when fork puts it elsewhere. */
+static void probe_anon_vma_alloc(void *data, struct anon_vma *av)
 {
 	count(MMP_EV_anon_vma_alloc);
-	mmp_top_born(av, root);
+	mmp_top_born(av, av);
+}
+
+static void probe_anon_vma_attach(void *data, struct anon_vma *av,
+				  struct anon_vma *root, struct anon_vma *parent)
+{
+	count(MMP_EV_anon_vma_attach);
+	mmp_top_attached(av, root);
 }
 
 static void probe_anon_vma_get(void *data, struct anon_vma *av,
@@ -149,10 +165,10 @@ static void probe_i_mmap_lock_start(void *data, struct address_space *mapping,
 static void probe_i_mmap_lock_acquired(void *data,
 				       struct address_space *mapping,
 				       unsigned long ino, dev_t dev, bool write,
-				       bool success)
+				       bool success, bool contended)
 {
 	count(MMP_EV_i_mmap_lock_acquired);
-	on_lock_acquired(MMP_I_MMAP, mapping, write, success);
+	on_lock_acquired(MMP_I_MMAP, mapping, write, success, contended);
 }
 
 static void probe_i_mmap_lock_released(void *data,
@@ -166,26 +182,31 @@ static void probe_i_mmap_lock_released(void *data,
 static void probe_mmu_gather_start(void *data, struct mmu_gather *tlb,
 				   struct mm_struct *mm, bool fullmm)
 {
+	u64 now = ktime_get_ns();
+
 	count(MMP_EV_mmu_gather_start);
 	if (fullmm)
 		this_cpu_inc(mmp_pcpu->gathers_fullmm);
-	if (!mmp_hold_begin(current, tlb, MMP_HOLD_GATHER, 0, ktime_get_ns()))
+	if (!mmp_hold_begin(current, tlb, MMP_HOLD_GATHER, 0, now))
 		this_cpu_inc(mmp_pcpu->untracked_table_full);
 }
 
 static void probe_mmu_gather_finish(void *data, struct mmu_gather *tlb,
 				    struct mm_struct *mm, bool fullmm,
-				    unsigned long pages, unsigned int flushes)
+				    bool nested, unsigned long pages,
+				    unsigned int flushes)
 {
+	u64 now = ktime_get_ns(), t0, ns;
 	struct mmp_pcpu *p = this_cpu_ptr(mmp_pcpu);
-	u64 t0, ns;
 
 	count(MMP_EV_mmu_gather_finish);
+	if (nested)
+		p->gathers_nested++;
 	if (!mmp_hold_end(current, tlb, MMP_HOLD_GATHER, 0, &t0)) {
 		p->untracked_no_start++;
 		return;
 	}
-	ns = ktime_get_ns() - t0;
+	ns = now - t0;
 	mmp_hist_add(p->hist[MMP_H_GATHER_NS], ns);
 	mmp_max_update(&p->gather_ns_max, ns);
 }
@@ -206,7 +227,9 @@ static void probe_mmu_gather_batch_alloc(void *data, struct mmu_gather *tlb,
 					 unsigned int batch_count, bool success)
 {
 	count(MMP_EV_mmu_gather_batch_alloc);
-	if (!success)
+	if (success)
+		this_cpu_inc(mmp_pcpu->batch_alloc_ok);
+	else
 		this_cpu_inc(mmp_pcpu->batch_alloc_failed);
 }
 

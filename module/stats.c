@@ -127,6 +127,7 @@ static int stats_show(struct seq_file *m, void *v)
 		}
 	}
 	seq_printf(m, "anon_vma.alloc %llu\n", s->ev[MMP_EV_anon_vma_alloc]);
+	seq_printf(m, "anon_vma.attach %llu\n", s->ev[MMP_EV_anon_vma_attach]);
 	seq_printf(m, "anon_vma.get %llu\n", s->ev[MMP_EV_anon_vma_get]);
 	seq_printf(m, "anon_vma.get_failed %llu\n", s->ev[MMP_EV_anon_vma_get_failed]);
 	seq_printf(m, "anon_vma.put %llu\n", s->ev[MMP_EV_anon_vma_put]);
@@ -134,10 +135,10 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "anon_vma.reuse %llu\n", s->ev[MMP_EV_anon_vma_reuse]);
 	seq_printf(m, "mmu_gather.gathers %llu\n", s->ev[MMP_EV_mmu_gather_start]);
 	seq_printf(m, "mmu_gather.gathers_fullmm %llu\n", s->gathers_fullmm);
+	seq_printf(m, "mmu_gather.gathers_nested %llu\n", s->gathers_nested);
 	seq_printf(m, "mmu_gather.flushes %llu\n", s->ev[MMP_EV_mmu_gather_flush]);
 	seq_printf(m, "mmu_gather.pages %llu\n", s->pages);
-	seq_printf(m, "mmu_gather.batch_alloc %llu\n",
-		   s->ev[MMP_EV_mmu_gather_batch_alloc] - s->batch_alloc_failed);
+	seq_printf(m, "mmu_gather.batch_alloc %llu\n", s->batch_alloc_ok);
 	seq_printf(m, "mmu_gather.batch_alloc_failed %llu\n", s->batch_alloc_failed);
 	seq_printf(m, "mmu_gather.preemption_points %llu\n",
 		   s->ev[MMP_EV_mmu_gather_resched]);
@@ -153,7 +154,6 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "holds.untracked.no_start %llu\n", s->untracked_no_start);
 	seq_printf(m, "holds.untracked.no_hold %llu\n", s->untracked_no_hold);
 	seq_printf(m, "holds.in_flight %u\n", mmp_holds_in_flight());
-	seq_printf(m, "contended_threshold_ns %llu\n", mmp_contended_ns);
 	mutex_unlock(&mmp_read_lock);
 	return 0;
 }

@@ -92,6 +92,23 @@ void mmp_top_born(const void *anon_vma, const void *root)
 	raw_spin_unlock(&b->lock);
 }
 
+/*
+ * anon_vma_fork() placed @anon_vma, born as a root of its own, under @root:
+ * its entry, which nothing can have locked yet, goes; @root counts it.
+ */
+void mmp_top_attached(const void *anon_vma, const void *root)
+{
+	struct bucket *b = bucket_of(anon_vma);
+	int i;
+
+	raw_spin_lock(&b->lock);
+	for (i = 0; i < BUCKET_SLOTS; i++)
+		if (b->e[i].used && b->e[i].alive && b->e[i].root == anon_vma)
+			b->e[i].used = false;
+	raw_spin_unlock(&b->lock);
+	mmp_top_born(anon_vma, root);
+}
+
 void mmp_top_died(const void *anon_vma)
 {
 	struct bucket *b = bucket_of(anon_vma);
@@ -191,7 +208,8 @@ int mmp_top_init(unsigned int slots)
 {
 	unsigned int i;
 
-	nr_buckets = roundup_pow_of_two(max(slots / BUCKET_SLOTS, 1U));
+	/* slots is validated at load: at least two buckets, a power of two */
+	nr_buckets = slots / BUCKET_SLOTS;
 	buckets = vzalloc(array_size(nr_buckets, sizeof(*buckets)));
 	if (!buckets)
 		return -ENOMEM;

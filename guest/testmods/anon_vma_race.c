@@ -9,7 +9,10 @@
  * kretprobe on folio_mapped()) between its mapped check and its
  * inc-not-zero. A test that kills PID during the pause lets the exit unmap
  * the page and drop the anon_vma's last reference, so the kernel's own
- * inc-not-zero then fails. Reading the file gives "got" or "failed".
+ * inc-not-zero then fails. Reading the file gives "paused" while the pause
+ * lasts (a killer waits for it: a kill that lands before the reader's
+ * mapped check leaves nothing to race), then "got", "failed", or "unmapped"
+ * when the page was no longer mapped at the check and nothing was paused.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -34,6 +37,7 @@ static int folio_mapped_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (current != READ_ONCE(armed) || !regs_return_value(regs))
 		return 0;
 	WRITE_ONCE(armed, NULL);
+	WRITE_ONCE(result, "paused");
 	mdelay(delay_ms);
 	return 0;
 }
@@ -49,6 +53,7 @@ static ssize_t race_write(struct file *f, const char __user *ubuf, size_t count,
 {
 	struct task_struct *task;
 	struct anon_vma *av;
+	struct pid *spid;
 	struct mm_struct *mm;
 	unsigned long addr;
 	struct page *page;
@@ -63,7 +68,9 @@ static ssize_t race_write(struct file *f, const char __user *ubuf, size_t count,
 	buf[count] = 0;
 	if (sscanf(buf, "%d %lx", &pid, &addr) != 2)
 		return -EINVAL;
-	task = get_pid_task(find_get_pid(pid), PIDTYPE_PID);
+	spid = find_get_pid(pid);
+	task = get_pid_task(spid, PIDTYPE_PID);
+	put_pid(spid);
 	if (!task)
 		return -ESRCH;
 	mm = get_task_mm(task);
@@ -78,8 +85,13 @@ static ssize_t race_write(struct file *f, const char __user *ubuf, size_t count,
 		return -EFAULT;
 	WRITE_ONCE(armed, current);
 	av = get_anon_vma_fn(page_folio(page));
-	WRITE_ONCE(armed, NULL);
-	result = av ? "got" : "failed";
+	if (READ_ONCE(armed)) {
+		/* the probe never fired: the page was unmapped before the check */
+		WRITE_ONCE(armed, NULL);
+		WRITE_ONCE(result, "unmapped");
+	} else {
+		WRITE_ONCE(result, av ? "got" : "failed");
+	}
 	if (av)
 		__put_anon_vma_traced(av);
 	put_page(page);
@@ -90,7 +102,7 @@ static ssize_t race_read(struct file *f, char __user *ubuf, size_t count,
 			 loff_t *ppos)
 {
 	char buf[16];
-	int n = scnprintf(buf, sizeof(buf), "%s\n", result);
+	int n = scnprintf(buf, sizeof(buf), "%s\n", READ_ONCE(result));
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
 }

@@ -2,7 +2,8 @@
 /*
  * event_bench.ko: test only, for bench/module-cost.sh. Writing N to
  * /sys/kernel/debug/event_bench fires N rounds of the anon_vma lock events
- * (start, acquired, released: 3 events a round, on a fake lock owned by
+ * (start, acquired contended, released: 3 events a round, a contended
+ * acquisition, so the wait is timed too, on a fake lock owned by
  * nobody) from this module, with preemption disabled, and reads back the
  * elapsed nanoseconds. Run with mmpreempt.ko attached and detached, the
  * difference per event is what the module's probes cost; with the events
@@ -34,7 +35,7 @@ static ssize_t bench_write(struct file *f, const char __user *ubuf,
 	t0 = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		trace_anon_vma_lock_start(fake, fake, true);
-		trace_anon_vma_lock_acquired(fake, fake, true, true);
+		trace_anon_vma_lock_acquired(fake, fake, true, true, true);
 		trace_anon_vma_lock_released(fake, fake, true);
 	}
 	last_ns = ktime_get_ns() - t0;

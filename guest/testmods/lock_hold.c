@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lock_hold.ko: test only, loaded by the guest test contention-exact.
+ *
+ * Holds an i_mmap or anon_vma lock, in either mode, for a given time,
+ * through the kernel's own traced lock helpers, so that a test can make
+ * exactly N acquisitions wait behind a holder and check that N, and only
+ * N, are reported as contended. Writes to /sys/kernel/debug/lock_hold:
+ *   "i_mmap read|write MS"            the i_mmap lock of this file's mapping
+ *   "anon_vma read|write PID ADDR MS" the anon_vma lock of the page PID maps
+ *                                     at ADDR (hex), held through its root
+ * The write returns once the lock has been held MS ms and released.
+ */
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/rmap.h>
+#include <linux/sched/mm.h>
+#include <linux/uaccess.h>
+
+static struct anon_vma *(*get_anon_vma_fn)(struct folio *folio);
+static struct dentry *file;
+
+static void hold_i_mmap(struct address_space *mapping, bool write,
+			unsigned int ms)
+{
+	if (write)
+		i_mmap_lock_write(mapping);
+	else
+		i_mmap_lock_read(mapping);
+	msleep(ms);
+	if (write)
+		i_mmap_unlock_write(mapping);
+	else
+		i_mmap_unlock_read(mapping);
+}
+
+static int hold_anon_vma(int pid, unsigned long addr, bool write,
+			 unsigned int ms)
+{
+	struct task_struct *task;
+	struct anon_vma *av;
+	struct mm_struct *mm;
+	struct page *page;
+	struct pid *spid;
+	long ret;
+
+	spid = find_get_pid(pid);
+	task = get_pid_task(spid, PIDTYPE_PID);
+	put_pid(spid);
+	if (!task)
+		return -ESRCH;
+	mm = get_task_mm(task);
+	put_task_struct(task);
+	if (!mm)
+		return -ESRCH;
+	mmap_read_lock(mm);
+	ret = get_user_pages_remote(mm, addr, 1, 0, &page, NULL, NULL);
+	mmap_read_unlock(mm);
+	mmput(mm);
+	if (ret != 1)
+		return -EFAULT;
+	av = get_anon_vma_fn(page_folio(page));
+	put_page(page);
+	if (!av)
+		return -ENOENT;
+	if (write)
+		anon_vma_lock_write(av);
+	else
+		anon_vma_lock_read(av);
+	msleep(ms);
+	if (write)
+		anon_vma_unlock_write(av);
+	else
+		anon_vma_unlock_read(av);
+	__put_anon_vma_traced(av);
+	return 0;
+}
+
+static ssize_t hold_write(struct file *f, const char __user *ubuf,
+			  size_t count, loff_t *ppos)
+{
+	char buf[80], kind[16], mode[8];
+	unsigned long addr;
+	unsigned int ms;
+	bool write;
+	int pid, ret;
+
+	if (count == 0 || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = 0;
+	if (sscanf(buf, "%15s %7s", kind, mode) != 2)
+		return -EINVAL;
+	if (!strcmp(mode, "write"))
+		write = true;
+	else if (!strcmp(mode, "read"))
+		write = false;
+	else
+		return -EINVAL;
+	if (!strcmp(kind, "i_mmap")) {
+		if (sscanf(buf, "%*s %*s %u", &ms) != 1 || ms > 10000)
+			return -EINVAL;
+		hold_i_mmap(f->f_mapping, write, ms);
+		return count;
+	}
+	if (strcmp(kind, "anon_vma") ||
+	    sscanf(buf, "%*s %*s %d %lx %u", &pid, &addr, &ms) != 3 ||
+	    ms > 10000)
+		return -EINVAL;
+	ret = hold_anon_vma(pid, addr, write, ms);
+	return ret ? ret : count;
+}
+
+static const struct file_operations hold_fops = {
+	.owner = THIS_MODULE,
+	.write = hold_write,
+	.llseek = noop_llseek,
+};
+
+/* folio_get_anon_vma() is not exported: find it the way kprobes do. */
+static void *lookup(const char *name)
+{
+	struct kprobe kp = { .symbol_name = name };
+	void *addr;
+
+	if (register_kprobe(&kp))
+		return NULL;
+	addr = kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
+}
+
+static int __init hold_init(void)
+{
+	get_anon_vma_fn = lookup("folio_get_anon_vma");
+	if (!get_anon_vma_fn)
+		return -ENOENT;
+	file = debugfs_create_file("lock_hold", 0200, NULL, NULL, &hold_fops);
+	return 0;
+}
+
+static void __exit hold_exit(void)
+{
+	debugfs_remove(file);
+}
+
+module_init(hold_init);
+module_exit(hold_exit);
+MODULE_DESCRIPTION("test only: hold an i_mmap or anon_vma lock on demand");
+MODULE_LICENSE("GPL");
