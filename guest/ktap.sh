@@ -7,7 +7,9 @@
 # "# timeout: S" bounds it (default 60 s). A test that reports results of its
 # own (a KUnit suite) prints them as KTAP subtests, indented by 4 spaces;
 # they are passed on, before the test's own line, as KTAP nests them.
-# MMPREEMPT_ONLY="name ...": run only those tests (make test T="...").
+# MMPREEMPT_ONLY="name ...": run only those tests (make test T="..."); a
+# name with no DIR/NAME.sh is reported "not ok" (no such test). Exits 1 when
+# a name is unknown or nothing was selected, else 0.
 set -u
 dir=$1
 out=${2:-/mnt/results/tests}
@@ -17,11 +19,21 @@ selected() {
 	case " $MMPREEMPT_ONLY " in *" $(basename "$1" .sh) "*) return 0 ;; esac
 	return 1
 }
+unknown=""
+for u in ${MMPREEMPT_ONLY:-}; do
+	case $u in */*) unknown="$unknown $u"; continue ;; esac
+	[ -f "$dir/$u.sh" ] || unknown="$unknown $u"
+done
 n=0
 for t in "$dir"/*.sh; do [ -f "$t" ] && selected "$t" && n=$((n + 1)); done
+for u in $unknown; do n=$((n + 1)); done
 echo "TAP version 13"
 echo "1..$n"
 i=0
+for u in $unknown; do
+	i=$((i + 1))
+	echo "not ok $i $u # no such test in $dir"
+done
 for t in "$dir"/*.sh; do
 	[ -f "$t" ] && selected "$t" || continue
 	i=$((i + 1))
@@ -47,3 +59,4 @@ for t in "$dir"/*.sh; do
 		;;
 	esac
 done
+[ -z "$unknown" ] && [ "$n" -gt 0 ]

@@ -7,7 +7,9 @@
 # (read-write, the guest's working directory), all over virtio-9p. The exit
 # status of CMD comes back on its own virtio-serial port, so a guest that dies
 # (panic=-1, -no-reboot) or hangs (TIMEOUT) can never look like a success, and
-# the run fails when the kernel log shows a splat. Console: RESULTS/console.log.
+# the run fails when the kernel log shows a splat. Each way of failing has its
+# own message (timeout, panic, splat, no status, the command's exit status),
+# checked by the host tests runner-*. Console: RESULTS/console.log.
 #
 # Environment: ACCEL=auto|kvm|tcg  SMP=2  NUMA=2  MEM=2048 (MiB)  TIMEOUT=900 (s)
 #   TCG_THREAD=single|multi (default single, see below)
@@ -136,6 +138,12 @@ if [ -s "$chan/qemu.log" ]; then
 fi
 [ $qrc -eq 124 ] && die "guest timed out after $TIMEOUT s (console: $results/console.log)"
 [ $qrc -eq 0 ] || die "qemu failed with status $qrc (console: $results/console.log)"
+# A panic ends the boot at once (panic=-1, -no-reboot): say so, before its
+# stack dump is taken for any splat.
+if grep -E '^\[ *[0-9]+\.[0-9]+\] Kernel panic - not syncing' "$results/console.log" >"$chan/panic"; then
+	head -n 1 "$chan/panic" >&2
+	die "the guest kernel panicked (console: $results/console.log)"
+fi
 # Kernel lines carry a printk timestamp; matching only those keeps a test that
 # prints "WARNING:" itself from failing the run, and a kernel splat from hiding.
 if cat "$results/console.log" "$results/dmesg.txt" 2>/dev/null |
@@ -148,5 +156,10 @@ case $status in
 '' ) die "the guest died without reporting a status after $secs s (console: $results/console.log)" ;;
 *[!0-9]*) die "garbled status '$status' from the guest" ;;
 esac
-log "guest exited with status $status after $secs s"
-exit "$status"
+if [ "$status" -ne 0 ]; then
+	printf '%s: error: the command failed in the guest: exit status %s after %s s\n' \
+		"$PROG" "$status" "$secs" >&2
+	exit "$status"
+fi
+log "guest exited with status 0 after $secs s"
+exit 0

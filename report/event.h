@@ -17,7 +17,7 @@ typedef uint64_t u64;
 enum ev_type {
 	EV_OTHER,
 	EV_AV_LOCK_START, EV_AV_LOCK_ACQUIRED, EV_AV_LOCK_RELEASED,
-	EV_AV_ALLOC, EV_AV_GET, EV_AV_GET_FAILED, EV_AV_PUT, EV_AV_FREE,
+	EV_AV_ALLOC, EV_AV_ATTACH, EV_AV_GET, EV_AV_GET_FAILED, EV_AV_PUT, EV_AV_FREE,
 	EV_AV_REUSE,
 	EV_IM_LOCK_START, EV_IM_LOCK_ACQUIRED, EV_IM_LOCK_RELEASED,
 	EV_G_START, EV_G_FLUSH, EV_G_BATCH_ALLOC, EV_G_RESCHED, EV_G_FINISH,
@@ -30,18 +30,18 @@ enum ev_type {
 /* The fields the analyses read; an event carries the ones its format has. */
 enum ev_field {
 	F_ANON_VMA, F_ROOT, F_PARENT, F_REFCOUNT, F_NUM_CHILDREN,
-	F_NUM_ACTIVE_VMAS, F_MAPPING, F_INO, F_TLB, F_MM, F_FULLMM, F_PAGES,
-	F_BATCHES, F_FLUSHES, F_BATCH_COUNT, F_NEED_RESCHED, F_ANON_VMA_ROOTS,
-	F_MAPPINGS, F_RET, F_WRITE, F_SUCCESS, F_PREV_PID, F_PREV_STATE,
-	F_NEXT_PID, F_PID,
+	F_NUM_ACTIVE_VMAS, F_MAPPING, F_INO, F_TLB, F_MM, F_FULLMM, F_NESTED,
+	F_PAGES, F_BATCHES, F_FLUSHES, F_BATCH_COUNT, F_NEED_RESCHED,
+	F_ANON_VMA_ROOTS, F_MAPPINGS, F_RET, F_WRITE, F_SUCCESS, F_CONTENDED,
+	F_PREV_PID, F_PREV_STATE, F_NEXT_PID, F_PID,
 	F_NR
 };
 
 /* Fields printed as 0x-prefixed hex, bools as true/false. */
 #define F_POINTERS ((1u << F_ANON_VMA) | (1u << F_ROOT) | (1u << F_PARENT) | \
 		    (1u << F_MAPPING) | (1u << F_TLB) | (1u << F_MM))
-#define F_BOOLS ((1u << F_FULLMM) | (1u << F_NEED_RESCHED) | (1u << F_WRITE) | \
-		 (1u << F_SUCCESS))
+#define F_BOOLS ((1u << F_FULLMM) | (1u << F_NESTED) | (1u << F_NEED_RESCHED) | \
+		 (1u << F_WRITE) | (1u << F_SUCCESS) | (1u << F_CONTENDED))
 
 /* sched_switch prev_state: no sleep bit set means the task was still runnable */
 #define TASK_STATE_PREEMPTED 0x100	/* 6.1's TASK_REPORT_MAX, shown "R+" */

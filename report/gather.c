@@ -2,8 +2,9 @@
 /*
  * mmu_gather batching and the preemption points inside gathers. A stretch
  * is the time a gathering task ran with no preemption point: from the
- * gather's start, a tlb_batch_pages_flush() point (mmu_gather_resched) or
- * its return to a CPU, to the next point, its switch-out or the finish.
+ * gather's start, a tlb_batch_pages_flush() point taken (mmu_gather_resched,
+ * which fires only while debugfs tlb_preempt_points is on) or its return to
+ * a CPU, to the next point, its switch-out or the finish.
  * The longest stretches are what preemptibility is meant to bound.
  */
 #include <stdlib.h>
@@ -34,7 +35,7 @@ static size_t ng, capg;
 static struct stretch *st;
 static size_t nst, capst;
 static struct dist per_flush, batches, flushes_per, span, stretch, since_point;
-static u64 n_fullmm, allocs_ok, allocs_failed, max_batch_count, points, pending;
+static u64 n_fullmm, n_nested, allocs_ok, allocs_failed, max_batch_count, points, pending;
 static u64 unmatched;
 
 static void end_stretch(struct gth *x, u64 ts, const char *why)
@@ -110,6 +111,7 @@ void gather_event(const struct mm_event *e)
 			break;
 		}
 		end_stretch(x, e->ts, "finish");
+		n_nested += !!e->f[F_NESTED];
 		x->end = e->ts;
 		x->pages = fu(e, F_PAGES);
 		x->open = 0;
@@ -155,9 +157,11 @@ void gather_report(FILE *f, const struct report_opts *o)
 		done += !g[i].open;
 	}
 	fprintf(f, "== mmu_gather\n");
-	fprintf(f, "gathers %zu (%llu fullmm, %llu finished, %llu finishes of gathers begun "
-		"before the trace), flushes %zu, pages %llu\n", ng, (unsigned long long)n_fullmm,
-		(unsigned long long)done, (unsigned long long)unmatched, per_flush.n,
+	fprintf(f, "gathers %zu (%llu fullmm, %llu finished, %llu of them nested: another "
+		"gather in flight on the mm made the finish flush it all; %llu finishes of "
+		"gathers begun before the trace), flushes %zu, pages %llu\n", ng,
+		(unsigned long long)n_fullmm, (unsigned long long)done,
+		(unsigned long long)n_nested, (unsigned long long)unmatched, per_flush.n,
 		(unsigned long long)per_flush.sum);
 	fprintf(f, "pages per flush: ");
 	dist_line(f, &per_flush, "pages");
@@ -170,7 +174,7 @@ void gather_report(FILE *f, const struct report_opts *o)
 	fprintf(f, "\nbatch allocations: %llu ok, %llu failed, largest batch_count %llu\n",
 		(unsigned long long)allocs_ok, (unsigned long long)allocs_failed,
 		(unsigned long long)max_batch_count);
-	fprintf(f, "preemption points: %llu (%llu with need_resched set); pages freed "
+	fprintf(f, "preemption points taken: %llu (%llu with need_resched set); pages freed "
 		"between points: ", (unsigned long long)points, (unsigned long long)pending);
 	dist_line(f, &since_point, "pages");
 	fprintf(f, "\n\n");

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * anon_vma and i_mmap lock waits and holds. A lock is the anon_vma tree's
- * root (the rwsem lives there) or the address_space. Wait: lock_start to
- * lock_acquired of the same task, lock and mode. Hold: acquired (success)
+ * root (the rwsem lives there) or the address_space. An acquisition is
+ * contended when its acquired event says so (contended=true): the kernel
+ * knows, a clock threshold would only guess. Only a contended acquisition
+ * has a wait: lock_start, emitted when the task is about to block, to the
+ * acquired event of the same task, lock and mode. Hold: acquired (success)
  * to released by the same task. A release by a task that holds nothing
  * there while another task does breaks the "released by its acquirer"
  * invariant; a release nobody in the trace acquired was taken before the
@@ -18,8 +21,10 @@ static const char *const kind_names[2] = { "anon_vma", "i_mmap" };
 
 struct kindstat {
 	struct dist wait[2], hold[2];
-	u64 started[2], acquired[2], failed[2], released[2];
+	u64 started[2], acquired[2], failed[2], contended[2], released[2];
 	u64 before_trace[2], nested[2];
+	u64 wait_before_trace[2];	/* contended, its lock_start not in the trace */
+	u64 no_field;			/* acquired events with no contended field */
 	u64 switched, switched_runnable;
 	struct dist offcpu;	/* a holder's time switched out */
 };
@@ -30,7 +35,13 @@ struct rootstat {
 };
 
 static struct kindstat ks[2];
-static struct hmap starts;	/* (lock, key) -> ts of lock_start */
+/*
+ * (pid, W_LOCK/W_TS/W_MODE) -> the lock, time and kind << 1 | write of the
+ * task's lock_start: a task blocks on one lock at a time, so whatever it
+ * acquires next must be that lock, in that mode, contended.
+ */
+static struct hmap waiting;
+enum { W_LOCK, W_TS, W_MODE };
 static struct hmap holds;	/* (lock, key) -> ts of acquired */
 static struct hmap nest;	/* (lock, key) -> holds of it beyond the first */
 static struct hmap holders;	/* (lock, kind<<1|write) -> tasks holding it */
@@ -41,6 +52,8 @@ static struct hmap rootidx;	/* (root, 0) -> index + 1 */
 static struct hmap member;	/* (anon_vma, root) -> seen */
 static struct rootstat *roots;
 static size_t nroots, caproots;
+
+static const char *const mode_names[2] = { "read", "write" };
 
 static u64 key(int pid, int kind, int write)
 {
@@ -83,6 +96,82 @@ static void on_switch(const struct mm_event *e)
 	}
 }
 
+static bool waiting_of(int pid, u64 *lock, u64 *ts, u64 *mode)
+{
+	u64 *l = hmap_get(&waiting, (uint32_t)pid, W_LOCK, false);
+
+	if (!l)
+		return false;
+	*lock = *l;
+	*ts = *hmap_get(&waiting, (uint32_t)pid, W_TS, true);
+	*mode = *hmap_get(&waiting, (uint32_t)pid, W_MODE, true);
+	return true;
+}
+
+static void waiting_end(int pid)
+{
+	for (int i = W_LOCK; i <= W_MODE; i++)
+		hmap_del(&waiting, (uint32_t)pid, i);
+}
+
+static void lock_start(const struct mm_event *e, int kind, int w, u64 lock)
+{
+	u64 wl, at, mode;
+
+	ks[kind].started[w]++;
+	if (waiting_of(e->pid, &wl, &at, &mode))
+		violation(INV_WAIT, e, "lock_start while pid %d still waits for the %s %s "
+			  "lock 0x%llx", e->pid, kind_names[mode >> 1], mode_names[mode & 1],
+			  (unsigned long long)wl);
+	*hmap_get(&waiting, (uint32_t)e->pid, W_LOCK, true) = lock;
+	*hmap_get(&waiting, (uint32_t)e->pid, W_TS, true) = e->ts;
+	*hmap_get(&waiting, (uint32_t)e->pid, W_MODE, true) = kind << 1 | w;
+}
+
+/* The wait this acquisition ends, if it was contended, and the wait check. */
+static void acquired_wait(const struct mm_event *e, int kind, int w, u64 lock)
+{
+	bool contended = e->f[F_CONTENDED], waited;
+	u64 wl, at, mode;
+
+	waited = waiting_of(e->pid, &wl, &at, &mode);
+	if (!has(e, F_CONTENDED)) {
+		/* a kernel before the field traced a start for every acquisition */
+		ks[kind].no_field++;
+		if (waited)
+			waiting_end(e->pid);
+		return;
+	}
+	if (contended)
+		ks[kind].contended[w]++;
+	if (contended || waited)
+		inv_count(INV_WAIT);
+	if (contended && !e->f[F_SUCCESS])
+		violation(INV_WAIT, e, "a failed acquisition marked contended (a trylock "
+			  "never waits)");
+	if (!waited) {
+		if (contended)
+			ks[kind].wait_before_trace[w]++;
+		return;
+	}
+	if (wl != lock || mode != (u64)(kind << 1 | w) || !contended) {
+		violation(INV_WAIT, e, "pid %d's lock_start of the %s %s lock 0x%llx ends in "
+			  "%s acquisition of the %s %s lock 0x%llx", e->pid,
+			  kind_names[mode >> 1], mode_names[mode & 1], (unsigned long long)wl,
+			  contended ? "a contended" : "an uncontended", kind_names[kind],
+			  mode_names[w], (unsigned long long)lock);
+	} else {
+		dist_add(&ks[kind].wait[w], e->ts - at);
+		if (!kind) {
+			struct rootstat *r = root_of(e);
+
+			r->waits++;
+			r->wait_ns += e->ts - at;
+		}
+	}
+	waiting_end(e->pid);
+}
+
 void locks_event(const struct mm_event *e)
 {
 	int kind, w;
@@ -107,21 +196,10 @@ void locks_event(const struct mm_event *e)
 	k = key(e->pid, kind, w);
 	switch (e->type) {
 	case EV_AV_LOCK_START: case EV_IM_LOCK_START:
-		ks[kind].started[w]++;
-		*hmap_get(&starts, lock, k, true) = e->ts;
+		lock_start(e, kind, w, lock);
 		break;
 	case EV_AV_LOCK_ACQUIRED: case EV_IM_LOCK_ACQUIRED:
-		p = hmap_get(&starts, lock, k, false);
-		if (p) {
-			dist_add(&ks[kind].wait[w], e->ts - *p);
-			if (!kind) {
-				struct rootstat *r = root_of(e);
-
-				r->waits++;
-				r->wait_ns += e->ts - *p;
-			}
-			hmap_del(&starts, lock, k);
-		}
+		acquired_wait(e, kind, w, lock);
 		if (!e->f[F_SUCCESS]) {
 			ks[kind].failed[w]++;
 			break;
@@ -155,7 +233,7 @@ void locks_event(const struct mm_event *e)
 			if (h && *h)
 				violation(INV_LOCK, e, "%s %s lock released by pid %d, "
 					  "which does not hold it; pid %llu does", kind_names[kind],
-					  w ? "write" : "read", e->pid,
+					  mode_names[w], e->pid,
 					  (unsigned long long)*hmap_get(&holder_pid, lock,
 									kind << 1 | w, true));
 			else
@@ -194,28 +272,44 @@ static int by_hold(const void *a, const void *b)
 void locks_report(FILE *f, const struct report_opts *o)
 {
 	char a[24], b[24];
-	size_t held_at_end = 0;
+	size_t held_at_end = 0, waiting_at_end = 0;
 
 	hmap_for_each(&holds, it)
 		held_at_end++;
-	fprintf(f, "== locks: wait = lock_start to acquired, hold = acquired to released\n");
+	fprintf(f, "== locks: wait = lock_start to its contended acquisition (contended: the "
+		"acquired event says the task had to wait), hold = acquired to released\n");
 	for (int k = 0; k < 2; k++)
 		for (int w = 0; w < 2; w++) {
-			if (!ks[k].started[w] && !ks[k].acquired[w] && !ks[k].released[w])
+			if (!ks[k].started[w] && !ks[k].acquired[w] && !ks[k].failed[w] &&
+			    !ks[k].released[w])
 				continue;
-			fprintf(f, "%-8s %-5s acquired %llu, trylock failed %llu, released %llu "
-				"(%llu taken before the trace, %llu nested)\n", kind_names[k],
-				w ? "write" : "read", (unsigned long long)ks[k].acquired[w],
+			fprintf(f, "%-8s %-5s acquired %llu (%llu contended), trylock failed %llu, "
+				"released %llu (%llu taken before the trace, %llu nested)\n",
+				kind_names[k], mode_names[w], (unsigned long long)ks[k].acquired[w],
+				(unsigned long long)ks[k].contended[w],
 				(unsigned long long)ks[k].failed[w],
 				(unsigned long long)ks[k].released[w],
 				(unsigned long long)ks[k].before_trace[w],
 				(unsigned long long)ks[k].nested[w]);
 			fprintf(f, "  wait: ");
 			dist_line(f, &ks[k].wait[w], "ns");
+			if (ks[k].wait_before_trace[w])
+				fprintf(f, " (and %llu waits begun before the trace)",
+					(unsigned long long)ks[k].wait_before_trace[w]);
 			fprintf(f, "\n  hold: ");
 			dist_line(f, &ks[k].hold[w], "ns");
 			fprintf(f, " total=%s\n", fmt_ns(ks[k].hold[w].sum, a, sizeof(a)));
 		}
+	for (int k = 0; k < 2; k++)
+		if (ks[k].no_field)
+			fprintf(f, "%s: %llu acquired events have no contended field (a kernel "
+				"before it): their contention and waits are not counted\n",
+				kind_names[k], (unsigned long long)ks[k].no_field);
+	hmap_for_each(&waiting, it)
+		waiting_at_end += it->k2 == W_LOCK;
+	if (waiting_at_end)
+		fprintf(f, "tasks still waiting for a lock when the trace ended: %zu\n",
+			waiting_at_end);
 	fprintf(f, "locks still held when the trace ended: %zu\n", held_at_end);
 	for (int k = 0; k < 2; k++)
 		if (ks[k].switched)
@@ -233,7 +327,7 @@ void locks_report(FILE *f, const struct report_opts *o)
 
 			if (!ks[k].hold[w].n)
 				continue;
-			snprintf(name, sizeof(name), "%s_%s_hold_ns", kind_names[k], w ? "write" : "read");
+			snprintf(name, sizeof(name), "%s_%s_hold_ns", kind_names[k], mode_names[w]);
 			dist_hist(f, &ks[k].hold[w], name, o->brief);
 		}
 	qsort(roots, nroots, sizeof(*roots), by_hold);

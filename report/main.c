@@ -17,6 +17,7 @@ struct run {
 	bool dump;
 	FILE *out;
 	u64 seen[EV_NR];
+	const struct read_result *res;	/* what the trace records */
 };
 
 /* Which of the kit's events (and sched_switch) the trace has none of. */
@@ -39,8 +40,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"mmreport: report on a trace.dat of the mmpreempt events; check their invariants\n"
-		"usage: mmreport [--top N] [--brief|--summary] [--plots DIR] [--stats FILE] TRACE\n"
-		"       mmreport --check TRACE\n"
+		"usage: mmreport [--top N] [--brief|--summary] [--plots DIR] [--stats FILE]\n"
+		"                [--require T] TRACE\n"
+		"       mmreport --check [--require T] TRACE\n"
 		"       mmreport --dump TRACE > events.txt\n"
 		"  TRACE         a trace.dat, or a text event stream as --dump writes it\n"
 		"                (\"ts cpu pid comm event key=value...\", '#' comments)\n"
@@ -49,13 +51,19 @@ static void usage(FILE *f)
 		"  --summary     the short form: top 3 lists, 4 buckets a histogram\n"
 		"  --plots DIR   gnuplot data, plots.gp and SVG + PNG plots into DIR\n"
 		"  --stats FILE  compare the counts with mmpreempt.ko's stats of the same run\n"
+		"                (a counter 0 on both sides, or not recorded, is n/a)\n"
+		"  --require T   fail unless each invariant in T (tags, comma-separated:\n"
+		"                refcount,free,root,reuse,lock,wait; or all) checked at least\n"
+		"                one event: an invariant that checked nothing reads n/a\n"
 		"  --check       print only the invariant verdict\n"
 		"  --dump        print the events as a text stream (edit it to craft a trace)\n"
-		"Exit status: 0 all good; 1 an invariant violated, events lost or the stats\n"
-		"disagree (each named on stderr/stdout); 2 bad usage or an unreadable trace.\n"
+		"Exit status: 0 all good; 1 an invariant violated, events lost, the stats\n"
+		"disagree or compare nothing, or a --require'd invariant checked nothing (each\n"
+		"named on stderr/stdout); 2 bad usage or an unreadable trace.\n"
 		"Examples:\n"
 		"  mmreport results/demo/trace.dat\n"
 		"  mmreport --plots results/demo --stats results/demo/stats results/demo/trace.dat\n"
+		"  mmreport --check --require refcount,free,root,lock trace.dat\n"
 		"  mmreport --dump trace.dat | sed 's/refcount=1$/refcount=-1/' > bad.txt;"
 		" mmreport --check bad.txt\n");
 }
@@ -70,7 +78,7 @@ static void sink(const struct mm_event *e, void *data)
 	}
 	r->seen[e->type]++;
 	locks_event(e);
-	life_event(e);
+	life_event(e, r->res->recorded);
 	gather_event(e);
 	alllocks_event(e);
 	window_event(e);
@@ -84,6 +92,7 @@ int main(int argc, char **argv)
 		{ "summary", no_argument, NULL, 'S' },
 		{ "plots", required_argument, NULL, 'p' },
 		{ "stats", required_argument, NULL, 's' },
+		{ "require", required_argument, NULL, 'r' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "dump", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
@@ -91,12 +100,12 @@ int main(int argc, char **argv)
 	};
 	struct report_opts o = { .top = 5 };
 	struct read_result res = { 0 };
-	struct run run = { .out = stdout };
+	struct run run = { .out = stdout, .res = &res };
 	const char *plots = NULL, *stats = NULL;
-	int c, check_only = 0, bad = 0;
+	int c, check_only = 0, bad = 0, require = 0;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "t:bSp:s:cdh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:bSp:s:r:cdh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o.top = (int)strtol(optarg, &end, 10);
@@ -118,6 +127,14 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			stats = optarg;
+			break;
+		case 'r':
+			require = inv_parse(optarg);
+			if (require < 0) {
+				fprintf(stderr, "mmreport: --require wants invariant tags "
+					"(refcount,free,root,reuse,lock,wait) or all, not '%s'\n", optarg);
+				return 2;
+			}
 			break;
 		case 'c':
 			check_only = 1;
@@ -156,6 +173,8 @@ int main(int argc, char **argv)
 			bad = 1;
 	}
 	if (inv_report(stdout))
+		bad = 1;
+	if (inv_unexercised(stdout, require))
 		bad = 1;
 	if (res.lost) {
 		printf("LOST: the ring buffer dropped %llu events: counts and invariants "

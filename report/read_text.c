@@ -72,6 +72,20 @@ int read_text(const char *path, ev_sink sink, void *data, struct read_result *r)
 		perror(path);
 		return -1;
 	}
+	/*
+	 * What the stream records is every event type it has anywhere, known
+	 * before the first event as a trace.dat's formats are: a check that
+	 * needs an event the stream never has must not judge by it.
+	 */
+	while (fgets(line, sizeof(line), f)) {
+		char *save, *tok = strtok_r(line, " \n", &save);
+
+		for (int i = 1; tok && i < 5; i++)
+			tok = strtok_r(NULL, " \n", &save);
+		if (tok && line[0] != '#')
+			r->recorded |= 1u << ev_type_of(tok);
+	}
+	rewind(f);
 	while (fgets(line, sizeof(line), f)) {
 		struct mm_event e = { 0 };
 		char *tok, *save, *nl = strchr(line, '\n');
@@ -125,7 +139,6 @@ int read_text(const char *path, ev_sink sink, void *data, struct read_result *r)
 			}
 			e.has |= 1u << fi;
 		}
-		r->recorded |= 1u << e.type;	/* a stream says only what it has */
 		if (e.cpu > maxcpu)
 			maxcpu = e.cpu;
 		if (!r->events)

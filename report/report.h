@@ -17,11 +17,12 @@ struct report_opts {
 };
 
 enum invariant {
-	INV_REFCOUNT,		/* refcount never below zero; gets and puts balance */
-	INV_FREE,		/* free only after the last put, nothing after it */
+	INV_REFCOUNT,		/* never below zero; each life a walk from 1 to 0 by value */
+	INV_FREE,		/* freed once, at 0, with one put to 0 in its life */
 	INV_ROOT,		/* a root freed after all its children */
 	INV_REUSE,		/* reuse only with num_children < 2, no active vmas */
 	INV_LOCK,		/* released by the task that acquired it */
+	INV_WAIT,		/* a lock_start ends in its contended acquisition */
 	INV_NR
 };
 
@@ -29,6 +30,8 @@ enum invariant {
 void violation(enum invariant inv, const struct mm_event *e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void inv_count(enum invariant inv);	/* one more event checked */
+/* A comma-separated list of tags (or "all") as a bit per invariant; -1 if bad. */
+int inv_parse(const char *list);
 
 void locks_event(const struct mm_event *e);
 void locks_report(FILE *f, const struct report_opts *o);
@@ -41,11 +44,14 @@ int gather_plot_data(const char *dir, u64 t0);
 void alllocks_event(const struct mm_event *e);
 void alllocks_report(FILE *f, const struct report_opts *o);
 
-void life_event(const struct mm_event *e);
+/* recorded: bit per ev_type the trace records (has a format for, or has) */
+void life_event(const struct mm_event *e, uint32_t recorded);
 void life_finish(void);
 void life_report(FILE *f, const struct report_opts *o);
 
 int inv_report(FILE *f);	/* returns the number of violations */
+/* Names each invariant of the mask that checked nothing: how many. */
+int inv_unexercised(FILE *f, int mask);
 
 void window_event(const struct mm_event *e);
 /* compares the window's counts with the module's stats file: mismatches */

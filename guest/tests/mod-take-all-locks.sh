@@ -1,12 +1,17 @@
 #!/bin/sh
 # description: writing the pid of a process with >= 600 anon_vma roots and
 #   20 file mappings to take_all_locks runs mm_take_all_locks on its mm and
-#   reports at least that many locks; bad pids get clear errors
-# requires: mmpreempt.ko, alllocks
+#   reports at least that many locks, also 20 times over while other
+#   processes' mmu_notifier registrations (test_hmm) run mm_take_all_locks
+#   on small mms at the same time: the result is the writer's own call's;
+#   bad pids get clear errors
+# requires: mmpreempt.ko, alllocks, test_hmm.ko
 # timeout: 120
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/module.sh"
+. "$(dirname "$0")/lib/hmm.sh"
 load_module
+load_test_hmm
 cd /tmp
 alllocks --roots 600 --files 20 --wait >alllocks.out &
 pid=$!
@@ -21,6 +26,20 @@ m=$(awk '$1 == "mappings" { print $2 }' $DBG/take_all_locks)
 [ "$r" -ge 600 ] || fail "$r anon_vma roots locked, want >= 600"
 [ "$m" -ge 20 ] || fail "$m mappings locked, want >= 20"
 expect ret "$(awk '$1 == "ret" { print $2 }' $DBG/take_all_locks)" 0
+# Others' mm_take_all_locks() at the same time, on mms of 2 roots each.
+rm -f /tmp/stop-others
+(while [ ! -e /tmp/stop-others ]; do alllocks --roots 2 --files 0 >/dev/null || exit 1; done) &
+others=$!
+i=0
+while [ $i -lt 20 ]; do
+	echo $pid >$DBG/take_all_locks || fail "take_all_locks refused pid $pid (round $i)"
+	r=$(awk '$1 == "anon_vma_roots" { print $2 }' $DBG/take_all_locks)
+	[ "$r" -ge 600 ] || fail "round $i: $r anon_vma roots reported, want >= 600: another call's result"
+	i=$((i + 1))
+done
+touch /tmp/stop-others
+wait $others || fail "the concurrent alllocks failed"
+echo "ok: 20 calls beside concurrent registrations each reported its own $r roots"
 kill $pid; wait $pid 2>/dev/null || true
 # a pid that does not exist, then the one that just exited
 for p in 4000000 $pid; do	# above pid_max; exited and reaped

@@ -47,6 +47,6 @@ while read -r name count; do
 	n=$((n + 1))
 	if [ "${t:-0}" != "$count" ]; then echo "FAIL: $ev: module $count, trace ${t:-0}"; bad=1; fi
 done <"$d/stats"
-[ $n -eq 20 ] || fail "$n events in stats, want 20"
+[ $n -eq 21 ] || fail "$n events in stats, want 21"
 [ $bad -eq 0 ] || fail "module and trace disagree"
-echo "ok: 20 event counts equal ($(awk '{ s += $2 } END { print s }' "$d/trace-counts") events in the window)"
+echo "ok: 21 event counts equal ($(awk '{ s += $2 } END { print s }' "$d/trace-counts") events in the window)"

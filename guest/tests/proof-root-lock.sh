@@ -18,13 +18,18 @@ record "$d" anon_vma -- sh -c "
 awk '
 NR == FNR { if ($4 == "forktree") wl[$3] = 1; next }
 { delete f; for (i = 6; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-{ x = f["anon_vma"]; r = f["root"] }
-# one pass in time order: an address names one life between alloc and free
-$5 == "anon_vma_alloc" && ($3 in wl) {
-	if (x == r) { isroot[x] = 1; alive[x] = 0; pins[x] = 0; kids[x] = 0 }
-	else if (r in isroot) { root[x] = r; alive[r]++; kids[r]++ }
+{ x = f["anon_vma"] ""; r = f["root"] "" }
+# one pass in time order: an address names one life between alloc and free;
+# an anon_vma is born its own root, and fork attaches it to the parent
+# tree before anything else names it. Pointers compare as strings (x ""):
+# mawk reads "0xffff..." as a number and cannot tell close addresses apart.
+$5 == "anon_vma_alloc" && ($3 in wl) { newborn[x] = 1; next }
+$5 == "anon_vma_attach" && (x in newborn) {
+	delete newborn[x]
+	if (r in isroot) { root[x] = r; alive[r]++; kids[r]++ }
 	next
 }
+(x in newborn) { delete newborn[x]; isroot[x] = 1; alive[x] = 0; pins[x] = 0; kids[x] = 0 }
 $5 ~ /^anon_vma_lock_/ && (x in root) {
 	locks++
 	if (r != root[x]) { print "FAIL: lock on " x " took " r ", not its root " root[x]; bad = 1 }

@@ -13,14 +13,18 @@ d=$RES/tp-forktree
 record "$d" anon_vma -- forktree --depth 3 --width 2 --mib 1
 # Pass 1 finds the tree's pids (an exec'd root shows comm forktree only
 # after exec); pass 2 replays in time order, an address naming one life
-# between its alloc and its free.
+# between its alloc and its free. An anon_vma is born its own root: fork
+# attaches it to its parent's tree before anything else names it, so the
+# first other event naming a newborn makes it a tree root. Pointers compare
+# as strings (x ""): mawk reads "0xffff..." as a number, and doubles cannot
+# tell apart addresses closer than 2 KiB.
 awk '
 NR == FNR { if ($4 == "forktree") wl[$3] = 1; next }
 { delete f; for (i = 6; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
-{ x = f["anon_vma"]; r = f["root"]; p = f["parent"] }
-$5 == "anon_vma_alloc" && ($3 in wl) {
-	nalloc++
-	if (x == r) { t = ++ntrees; rootaddr[t] = x; size[t] = 1; treeof[x] = t; depth[x] = 0; next }
+{ x = f["anon_vma"] ""; r = f["root"] ""; p = f["parent"] "" }
+$5 == "anon_vma_alloc" && ($3 in wl) { nalloc++; newborn[x] = 1; next }
+$5 == "anon_vma_attach" && (x in newborn) {
+	delete newborn[x]
 	if (!(p in treeof)) { print "FAIL: " x " has parent " p ", not a live anon_vma of the tree"; bad = 1; next }
 	t = treeof[p]
 	if (r != rootaddr[t]) { print "FAIL: " x " has root " r ", its parent is in the tree of " rootaddr[t]; bad = 1 }
@@ -28,6 +32,7 @@ $5 == "anon_vma_alloc" && ($3 in wl) {
 	if (depth[x] > maxd) maxd = depth[x]
 	next
 }
+(x in newborn) { delete newborn[x]; t = ++ntrees; rootaddr[t] = x; size[t] = 1; treeof[x] = t; depth[x] = 0 }
 $5 ~ /^anon_vma_lock_/ && (x in treeof) {
 	nlock++
 	if (r != rootaddr[treeof[x]]) { print "FAIL: lock event names root " r " for " x " of the tree of " rootaddr[treeof[x]]; bad = 1 }

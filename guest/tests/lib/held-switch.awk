@@ -2,7 +2,10 @@
 # <sys>_lock_released by the same task on the same lock (anon_vma: the root;
 # i_mmap: the mapping) and counts the holds during which that task was
 # switched out (a sched_switch with prev_pid == holder), split by whether it
-# was preempted (prev_state R) or slept. Output, per system:
+# was preempted (prev_state R) or slept. A release with no traced acquire
+# (the hold began before the trace) is ignored, and leaves nothing behind: a
+# key only exists while held, and a switch marks only keys held at that
+# moment. Output, per system:
 #   "<sys> holds=N switched=K preempted=P slept=S"
 { delete f; for (i = 6; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
 $5 == "anon_vma_lock_acquired" && f["success"] == "true" { hold("anon_vma", $3 " " f["root"]) }
@@ -17,10 +20,16 @@ $5 == "sched_switch" {
 		if (pk[1] == p && !(k in sw)) { sw[k] = 1; st[k] = f["prev_state"] }
 	}
 }
-function hold(s, k) { held[s, k]++; n[s]++ }
+function hold(s, k,    key) {
+	key = s SUBSEP k
+	# a first hold starts with no switch seen
+	if (!(key in held)) { held[key] = 0; delete sw[key]; delete st[key] }
+	held[key]++; n[s]++
+}
 function release(s, k,    key) {
 	key = s SUBSEP k
-	if (!held[key]) return
+	# "key in": a lookup like held[key] would create the key
+	if (!(key in held)) return
 	if (key in sw) { swn[s]++; if (st[key] ~ /^R/) pre[s]++; else slp[s]++ }
 	if (!--held[key]) { delete held[key]; delete sw[key]; delete st[key] }
 }

@@ -7,6 +7,11 @@
 # order; see guest/record-guest.sh), then DIR/events.txt: one line per
 # event, "ts cpu pid comm event key=value...". Fails the test if trace-cmd
 # reports lost events: a test's counts must be exact or say why not.
+# trace-cmd record CMD drops CMD's exit status (3.1.6 exits 0 whatever CMD
+# did), so CMD runs under a small sh that saves its status (to tmpfs, as a
+# file created on the 9p share would take an i_mmap lock inside the trace),
+# kept in DIR/status: a workload that fails, or dies before saying, fails
+# the test. The wrapper is one more sh in the trace (comm "sh").
 
 record() {
 	_d=$1
@@ -15,9 +20,20 @@ record() {
 	while [ "$1" != "--" ]; do _ev="$_ev -e $1"; shift; done
 	shift
 	mkdir -p "$_d"
-	# shellcheck disable=SC2086
-	trace-cmd record -C mono -b 16384 -o "$_d/trace.dat" $_ev "$@" \
-		>"$_d/record.log" 2>&1 || { cat "$_d/record.log"; fail "trace-cmd record $*"; }
+	_st=$(mktemp /tmp/record-status.XXXXXX)
+	rm -f "$_st" "$_d/status"
+	# shellcheck disable=SC2016,SC2086 # $? and $MMP_STATUS are the wrapper's
+	MMP_STATUS=$_st trace-cmd record -C mono -b 16384 -o "$_d/trace.dat" $_ev \
+		sh -c '"$@"; echo $? >"$MMP_STATUS"' record-wrapper "$@" \
+		>"$_d/record.log" 2>&1 || { cat "$_d/record.log"; rm -f "$_st"; fail "trace-cmd record $*"; }
+	if [ -f "$_st" ]; then mv "$_st" "$_d/status"; fi
+	_rc=$(cat "$_d/status" 2>/dev/null) || _rc=""
+	if [ "$_rc" != 0 ]; then
+		# the workload's own output: record.log less trace-cmd's statistics
+		grep -Ev '^CPU[0-9]+ data recorded at|^ +[0-9]+ bytes in size' "$_d/record.log" | tail -n 20
+		[ -n "$_rc" ] || fail "the workload left no exit status (killed with its wrapper?): $*"
+		fail "the workload exited $_rc: $*"
+	fi
 	# the per-CPU ring-buffer statistics trace-cmd stores in the file
 	_lost=$(sh "$REPO/guest/trace-lost.sh" "$_d/trace.dat") || fail "no buffer statistics in the trace"
 	[ "$_lost" = 0 ] || fail "trace-cmd lost $_lost events: the buffer overran"

@@ -1,0 +1,66 @@
+#!/bin/sh
+# description: mmpreempt.ko validates its parameters at load: table sizes
+#   that are not a power of two from 16 to 2^20 (0, 8, 15, 17, 2^21, 2^32-1)
+#   and top_n outside 1..top_slots are refused with a message naming the
+#   parameter, and leave nothing behind; the exact fit (16) and the largest
+#   (2^20) load and count. With a 16-slot hold table, 1 holder and 24
+#   waiters on one lock overflow it: the overflow is counted as untracked,
+#   and nothing else is lost (contended, started, acquired and released
+#   exact; every release either timed or counted untracked)
+# requires: mmpreempt.ko, lock_hold.ko, contend
+# timeout: 180
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/module.sh"
+unload_module
+[ -e /sys/kernel/debug/lock_hold ] ||
+	insmod "$ART/modules/lock_hold.ko" || fail "insmod lock_hold.ko failed"
+refused() { # refused PARAM=VALUE...
+	dmesg -C
+	if insmod "$MOD" "$@" 2>/tmp/insmod.err; then
+		rmmod mmpreempt
+		fail "insmod $* succeeded"
+	fi
+	[ ! -d $DBG ] || fail "insmod $* failed but left $DBG behind"
+	p=${1%%=*}
+	dmesg | grep -q "mmpreempt: $p=" || fail "insmod $*: no message naming $p (dmesg: $(dmesg | tail -n 2))"
+	echo "ok: refused $*: $(dmesg | grep "mmpreempt: $p=" | tail -n 1 | sed 's/^\[[^]]*\] //')"
+}
+for v in 0 8 15 17 2097152 4294967295; do
+	refused hold_slots=$v
+	refused top_slots=$v
+done
+refused top_n=0
+refused top_n=65 top_slots=64
+grep -q mmpreempt /proc/modules && fail "a refused load left the module in"
+
+load_module hold_slots=1048576 top_slots=1048576 top_n=1048576
+echo 1 >>$DBG/reset
+forktree --depth 1 --width 2 >/dev/null || fail "forktree failed"
+[ "$(stat_of anon_vma.lock.write.acquired)" -gt 0 ] || fail "largest tables: nothing counted"
+echo "ok: the largest tables load and count ($(stat_of anon_vma.lock.write.acquired) anon_vma write locks)"
+unload_module
+
+load_module hold_slots=16 top_slots=16 top_n=16
+N=24
+echo 1 >>$DBG/reset
+contend --lock i_mmap --mode write --waiters $N >/dev/null || fail "contend failed"
+STATS=/tmp/mod-params.stats
+cat $DBG/stats >$STATS
+full=$(stat_of holds.untracked.table_full)
+[ "$full" -ge 5 ] || fail "25 intervals in flight in 16 slots, but $full counted untracked"
+expect "table full: i_mmap write contended" "$(stat_of i_mmap.lock.write.contended)" $N
+expect "table full: i_mmap write started" "$(stat_of i_mmap.lock.write.started)" $N
+rel=0 timed=0
+for k in anon_vma i_mmap; do
+	for m in read write; do
+		a=$(stat_of $k.lock.$m.acquired)
+		r=$(stat_of $k.lock.$m.released)
+		expect "table full: $k $m released = acquired" "$r" "$a"
+		rel=$((rel + r))
+		timed=$((timed + $(stat_of $k.lock.$m.holds_timed)))
+	done
+done
+expect "table full: releases timed + untracked" "$((timed + $(stat_of holds.untracked.no_hold)))" $rel
+expect "table full: in flight at the end" "$(stat_of holds.in_flight)" 0
+echo "ok: a 16-slot table overflowed ($full untracked), nothing else lost"
+unload_module
