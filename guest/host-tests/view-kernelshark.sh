@@ -25,14 +25,17 @@ shot() {
 }
 shot kernelshark "$RES/make-record"
 real=$sat
-# the baseline: the first microsecond of the same trace
+# the baseline: the first microseconds of the same trace
 base_dir=$RES/kernelshark-baseline
 rm -rf "$base_dir"
 mkdir -p "$base_dir"
 first=$(trace-cmd report -i "$dat" 2>/dev/null | awk '$3 ~ /^[0-9]+\.[0-9]+:$/ { print substr($3, 1, length($3) - 1); exit }')
 [ -n "$first" ] || fail "trace-cmd report shows no event in $dat"
-end=$(awk -v t="$first" 'BEGIN { printf "%.6f", t + 0.000001 }')
-(cd "$base_dir" && trace-cmd split -i "$dat" -o cut.dat "$first" "$end") >"$base_dir/split.log" 2>&1 ||
+# report rounds to the microsecond: start one before it, so the first
+# event is inside the cut whichever way it was rounded
+start=$(awk -v t="$first" 'BEGIN { printf "%.6f", t - 0.000001 }')
+end=$(awk -v t="$first" 'BEGIN { printf "%.6f", t + 0.000002 }')
+(cd "$base_dir" && trace-cmd split -i "$dat" -o cut.dat "$start" "$end") >"$base_dir/split.log" 2>&1 ||
 	{ cat "$base_dir/split.log"; fail "trace-cmd split failed"; }
 mv "$base_dir/cut.dat.1" "$base_dir/trace.dat" || fail "trace-cmd split wrote no cut.dat.1"
 n=$(trace-cmd report -i "$base_dir/trace.dat" 2>/dev/null | grep -c '^ *[^ ].* \[[0-9]*\] *[0-9.]*: ' || true)

@@ -17,11 +17,11 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/kprobes.h>
-#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/rmap.h>
-#include <linux/sched/mm.h>
 #include <linux/uaccess.h>
+
+#include "user_page.h"
 
 static unsigned int delay_ms = 500;
 module_param(delay_ms, uint, 0444);
@@ -51,15 +51,11 @@ static struct kretprobe rp = {
 static ssize_t race_write(struct file *f, const char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
-	struct task_struct *task;
 	struct anon_vma *av;
-	struct pid *spid;
-	struct mm_struct *mm;
 	unsigned long addr;
 	struct page *page;
 	char buf[48];
-	int pid;
-	long ret;
+	int pid, ret;
 
 	if (count == 0 || count >= sizeof(buf))
 		return -EINVAL;
@@ -68,21 +64,9 @@ static ssize_t race_write(struct file *f, const char __user *ubuf, size_t count,
 	buf[count] = 0;
 	if (sscanf(buf, "%d %lx", &pid, &addr) != 2)
 		return -EINVAL;
-	spid = find_get_pid(pid);
-	task = get_pid_task(spid, PIDTYPE_PID);
-	put_pid(spid);
-	if (!task)
-		return -ESRCH;
-	mm = get_task_mm(task);
-	put_task_struct(task);
-	if (!mm)
-		return -ESRCH;
-	mmap_read_lock(mm);
-	ret = get_user_pages_remote(mm, addr, 1, 0, &page, NULL, NULL);
-	mmap_read_unlock(mm);
-	mmput(mm);	/* the owner's exit must not wait for us */
-	if (ret != 1)
-		return -EFAULT;
+	ret = pin_user_page_of(pid, addr, &page);
+	if (ret)
+		return ret;
 	WRITE_ONCE(armed, current);
 	av = get_anon_vma_fn(page_folio(page));
 	if (READ_ONCE(armed)) {
@@ -114,24 +98,11 @@ static const struct file_operations race_fops = {
 	.llseek = default_llseek,
 };
 
-/* folio_get_anon_vma() is not exported: find it the way kprobes do. */
-static void *lookup(const char *name)
-{
-	struct kprobe kp = { .symbol_name = name };
-	void *addr;
-
-	if (register_kprobe(&kp))
-		return NULL;
-	addr = kp.addr;
-	unregister_kprobe(&kp);
-	return addr;
-}
-
 static int __init race_init(void)
 {
 	int ret;
 
-	get_anon_vma_fn = lookup("folio_get_anon_vma");
+	get_anon_vma_fn = lookup_symbol("folio_get_anon_vma");
 	if (!get_anon_vma_fn)
 		return -ENOENT;
 	ret = register_kretprobe(&rp);

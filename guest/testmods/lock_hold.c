@@ -14,12 +14,11 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
-#include <linux/kprobes.h>
-#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/rmap.h>
-#include <linux/sched/mm.h>
 #include <linux/uaccess.h>
+
+#include "user_page.h"
 
 static struct anon_vma *(*get_anon_vma_fn)(struct folio *folio);
 static struct dentry *file;
@@ -41,28 +40,12 @@ static void hold_i_mmap(struct address_space *mapping, bool write,
 static int hold_anon_vma(int pid, unsigned long addr, bool write,
 			 unsigned int ms)
 {
-	struct task_struct *task;
 	struct anon_vma *av;
-	struct mm_struct *mm;
 	struct page *page;
-	struct pid *spid;
-	long ret;
+	int ret = pin_user_page_of(pid, addr, &page);
 
-	spid = find_get_pid(pid);
-	task = get_pid_task(spid, PIDTYPE_PID);
-	put_pid(spid);
-	if (!task)
-		return -ESRCH;
-	mm = get_task_mm(task);
-	put_task_struct(task);
-	if (!mm)
-		return -ESRCH;
-	mmap_read_lock(mm);
-	ret = get_user_pages_remote(mm, addr, 1, 0, &page, NULL, NULL);
-	mmap_read_unlock(mm);
-	mmput(mm);
-	if (ret != 1)
-		return -EFAULT;
+	if (ret)
+		return ret;
 	av = get_anon_vma_fn(page_folio(page));
 	put_page(page);
 	if (!av)
@@ -122,22 +105,9 @@ static const struct file_operations hold_fops = {
 	.llseek = noop_llseek,
 };
 
-/* folio_get_anon_vma() is not exported: find it the way kprobes do. */
-static void *lookup(const char *name)
-{
-	struct kprobe kp = { .symbol_name = name };
-	void *addr;
-
-	if (register_kprobe(&kp))
-		return NULL;
-	addr = kp.addr;
-	unregister_kprobe(&kp);
-	return addr;
-}
-
 static int __init hold_init(void)
 {
-	get_anon_vma_fn = lookup("folio_get_anon_vma");
+	get_anon_vma_fn = lookup_symbol("folio_get_anon_vma");
 	if (!get_anon_vma_fn)
 		return -ENOENT;
 	file = debugfs_create_file("lock_hold", 0200, NULL, NULL, &hold_fops);
