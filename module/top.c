@@ -92,33 +92,39 @@ void mmp_top_born(const void *anon_vma, const void *root)
 	raw_spin_unlock(&b->lock);
 }
 
+/* @anon_vma's live entry as a root: marked dead, or forgotten outright */
+static void end_root(const void *anon_vma, bool forget)
+{
+	struct bucket *b = bucket_of(anon_vma);
+	int i;
+
+	raw_spin_lock(&b->lock);
+	for (i = 0; i < BUCKET_SLOTS; i++) {
+		struct root_entry *e = &b->e[i];
+
+		if (e->used && e->alive && e->root == anon_vma) {
+			if (forget)
+				e->used = false;
+			else
+				e->alive = false;
+		}
+	}
+	raw_spin_unlock(&b->lock);
+}
+
 /*
  * anon_vma_fork() placed @anon_vma, born as a root of its own, under @root:
  * its entry, which nothing can have locked yet, goes; @root counts it.
  */
 void mmp_top_attached(const void *anon_vma, const void *root)
 {
-	struct bucket *b = bucket_of(anon_vma);
-	int i;
-
-	raw_spin_lock(&b->lock);
-	for (i = 0; i < BUCKET_SLOTS; i++)
-		if (b->e[i].used && b->e[i].alive && b->e[i].root == anon_vma)
-			b->e[i].used = false;
-	raw_spin_unlock(&b->lock);
+	end_root(anon_vma, true);
 	mmp_top_born(anon_vma, root);
 }
 
 void mmp_top_died(const void *anon_vma)
 {
-	struct bucket *b = bucket_of(anon_vma);
-	int i;
-
-	raw_spin_lock(&b->lock);
-	for (i = 0; i < BUCKET_SLOTS; i++)
-		if (b->e[i].used && b->e[i].alive && b->e[i].root == anon_vma)
-			b->e[i].alive = false;
-	raw_spin_unlock(&b->lock);
+	end_root(anon_vma, false);
 }
 
 void mmp_top_account(const void *root, u64 wait_ns, u64 hold_ns)

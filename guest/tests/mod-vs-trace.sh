@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/module.sh"
 . "$(dirname "$0")/lib/trace.sh"
+. "$(dirname "$0")/lib/window.sh"
 load_module
 d=$RES/mod-vs-trace
 mkdir -p "$d"
@@ -17,18 +18,8 @@ trace-cmd record -C mono -b 16384 -o "$d/trace.dat" -e anon_vma -e i_mmap -e mmu
 	-e mm_all_locks >"$d/record.log" 2>&1 &
 tc=$!
 sleep 5
-# the snapshot goes to a file opened now, on tmpfs: creating or writing a
-# file inside the window could take an i_mmap lock (9p truncates on create)
-exec 3>/tmp/mod-vs-trace.stats
-# ">>": a ">" open truncates, and a truncate takes the i_mmap lock
-echo 1 >>$DBG/reset
-echo MMPREEMPT-WINDOW-START >>$TRACEFS/trace_marker
-forktree --depth 2 --width 3 >/dev/null
-unmap --mib 32 >/dev/null
-filemap --procs 3 --pages 32 >/dev/null
-echo MMPREEMPT-WINDOW-END >>$TRACEFS/trace_marker
-while IFS= read -r l; do echo "$l" >&3; done <$DBG/stats
-exec 3>&-
+wl() { forktree --depth 2 --width 3 && unmap --mib 32 && filemap --procs 3 --pages 32; }
+window mod-vs-trace wl || fail "the workload failed"
 cp /tmp/mod-vs-trace.stats "$d/stats"
 kill -INT $tc
 wait $tc || { cat "$d/record.log"; fail "trace-cmd record failed"; }
