@@ -138,5 +138,5 @@ static const struct file_operations take_fops = {
 
 void mmp_alllocks_debugfs(struct dentry *dir)
 {
-	debugfs_create_file("take_all_locks", 0600, dir, NULL, &take_fops);
+	mmp_debugfs_file("take_all_locks", 0600, dir, NULL, &take_fops);
 }

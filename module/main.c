@@ -18,6 +18,7 @@
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/module.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "mmpreempt.h"
@@ -42,22 +43,25 @@ static bool enabled;
 static struct dentry *dir;
 
 /*
- * A decimal number in [0, max] with at most one trailing newline, as
- * kstrtouint_from_user() reads it. That helper silently reads only the
- * first 23 bytes, so a longer write is refused here, not cut; every bad
- * value is -EINVAL, as the interface promises, a bad buffer -EFAULT.
+ * A decimal number in [0, max] with at most one trailing newline, in at
+ * most 16 bytes, as kstrtouint() reads it (an optional leading '+'); a
+ * longer write is refused, not cut. Every bad value is -EINVAL, as the
+ * interface promises, a bad buffer -EFAULT.
  */
 int mmp_parse_uint(const char __user *ubuf, size_t count, unsigned int max,
 		   unsigned int *val)
 {
+	char buf[17];
 	unsigned int v;
-	int ret;
 
-	if (count == 0 || count > 16)
+	if (count == 0 || count >= sizeof(buf))
 		return -EINVAL;
-	ret = kstrtouint_from_user(ubuf, count, 10, &v);
-	if (ret)
-		return ret == -EFAULT ? ret : -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	/* kstrtouint() would stop at a NUL and take "1\0junk" for 1 */
+	if (strlen(buf) != count || kstrtouint(buf, 10, &v))
+		return -EINVAL;
 	if (v > max)
 		return -EINVAL;
 	*val = v;
@@ -158,6 +162,32 @@ static const struct file_operations reset_fops = {
 	.llseek = noop_llseek,
 };
 
+/* The first debugfs entry that could not be made: the load fails with it. */
+static int debugfs_err;
+static const char *debugfs_err_name;
+
+static void debugfs_check(struct dentry *d, const char *name)
+{
+	if (IS_ERR(d) && !debugfs_err) {
+		debugfs_err = PTR_ERR(d);
+		debugfs_err_name = name;
+	}
+}
+
+struct dentry *mmp_debugfs_dir(const char *name, struct dentry *parent)
+{
+	struct dentry *d = debugfs_create_dir(name, parent);
+
+	debugfs_check(d, name);
+	return d;
+}
+
+void mmp_debugfs_file(const char *name, umode_t mode, struct dentry *parent,
+		      void *data, const struct file_operations *fops)
+{
+	debugfs_check(debugfs_create_file(name, mode, parent, data, fops), name);
+}
+
 static void cleanup(void)
 {
 	debugfs_remove_recursive(dir);	/* waits for file operations in flight */
@@ -171,31 +201,48 @@ static void cleanup(void)
 
 static int __init mmpreempt_init(void)
 {
+	const char *what = "checking the parameters";
 	int ret = check_params();
 
 	if (ret)
-		return ret;
+		return ret;	/* check_params() said which */
 	ret = mmp_stats_init();
-	if (!ret)
+	what = "allocating the statistics";
+	if (!ret) {
 		ret = mmp_holds_init(hold_slots);
-	if (!ret)
+		what = "allocating the hold table";
+	}
+	if (!ret) {
 		ret = mmp_top_init(top_slots);
+		what = "allocating the top table";
+	}
 	if (ret)
 		goto fail;
-	dir = debugfs_create_dir("mmpreempt", NULL);
-	debugfs_create_file("enable", 0600, dir, NULL, &enable_fops);
-	debugfs_create_file("reset", 0200, dir, NULL, &reset_fops);
+	debugfs_err = 0;
+	dir = mmp_debugfs_dir("mmpreempt", NULL);
+	mmp_debugfs_file("enable", 0600, dir, NULL, &enable_fops);
+	mmp_debugfs_file("reset", 0200, dir, NULL, &reset_fops);
 	mmp_stats_debugfs(dir);
 	mmp_top_debugfs(dir, top_n);
 	mmp_alllocks_debugfs(dir);
 	mmp_testhook_debugfs(dir);
+	/* a file missing would read as a feature missing: refuse to load */
+	if (debugfs_err) {
+		ret = debugfs_err;
+		pr_err("mmpreempt: not loaded: cannot create debugfs entry %s (error %d)\n",
+		       debugfs_err_name, ret);
+		cleanup();
+		return ret;
+	}
 	mutex_lock(&mmp_control_lock);
 	ret = set_enabled(true);
 	mutex_unlock(&mmp_control_lock);
+	what = "attaching the probes";
 	if (ret)
 		goto fail;
 	return 0;
 fail:
+	pr_err("mmpreempt: not loaded: %s failed (error %d)\n", what, ret);
 	cleanup();
 	return ret;
 }

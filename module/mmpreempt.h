@@ -96,6 +96,11 @@ void mmp_alllocks_record(int pid, unsigned int roots, unsigned int mappings,
 /* testhook.c */
 void mmp_testhook_debugfs(struct dentry *dir);
 
+/* main.c: debugfs entries whose failure fails the load */
+struct dentry *mmp_debugfs_dir(const char *name, struct dentry *parent);
+void mmp_debugfs_file(const char *name, umode_t mode, struct dentry *parent,
+		      void *data, const struct file_operations *fops);
+
 /* main.c: what is written to a debugfs file, parsed strictly */
 int mmp_parse_uint(const char __user *ubuf, size_t count, unsigned int max,
 		   unsigned int *val);

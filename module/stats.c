@@ -251,13 +251,13 @@ static const struct mmp_hist_file hist_files[] = {
 
 void mmp_stats_debugfs(struct dentry *dir)
 {
-	struct dentry *hdir = debugfs_create_dir("hist", dir);
+	struct dentry *hdir = mmp_debugfs_dir("hist", dir);
 	int i;
 
-	debugfs_create_file("stats", 0400, dir, NULL, &stats_fops);
+	mmp_debugfs_file("stats", 0400, dir, NULL, &stats_fops);
 	for (i = 0; i < ARRAY_SIZE(hist_files); i++)
-		debugfs_create_file(hist_files[i].name, 0400, hdir,
-				    (void *)&hist_files[i], &hist_fops);
+		mmp_debugfs_file(hist_files[i].name, 0400, hdir,
+				 (void *)&hist_files[i], &hist_fops);
 }
 
 int mmp_stats_init(void)

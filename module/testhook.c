@@ -36,5 +36,5 @@ static const struct file_operations hold_fops = {
 
 void mmp_testhook_debugfs(struct dentry *dir)
 {
-	debugfs_create_file("test_hold_i_mmap", 0200, dir, NULL, &hold_fops);
+	mmp_debugfs_file("test_hold_i_mmap", 0200, dir, NULL, &hold_fops);
 }

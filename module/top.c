@@ -184,7 +184,7 @@ DEFINE_SHOW_ATTRIBUTE(top);
 void mmp_top_debugfs(struct dentry *dir, unsigned int n)
 {
 	top_n = n;
-	debugfs_create_file("top", 0400, dir, NULL, &top_fops);
+	mmp_debugfs_file("top", 0400, dir, NULL, &top_fops);
 }
 
 void mmp_top_clear(void)
