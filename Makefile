@@ -5,10 +5,14 @@ CMD ?= uname -a
 export CACHE
 
 BUILD := $(CURDIR)/build
+# The debug kernel's artifacts (its mmpreempt.ko, test modules, a copy of the
+# workloads): what a debug boot mounts at /mnt/art.
+DBUILD := $(BUILD)/debug
 
 # record and view read WORKLOAD ARGS EVENTS BPF NAME OUT RUN from the
 # environment: make puts variables given on its command line there.
-.PHONY: help deps kernel module module-only workloads report-tool rootfs guest run record view test demo bisect clean distclean
+.PHONY: help deps kernel module module-only workloads report-tool rootfs guest run record view test demo bisect clean distclean \
+	kernel-debug module-debug guest-debug test-debug
 
 help:
 	@echo "mmpreempt: trace the mm locks of the 'mm: preemptibility' series in a QEMU guest"
@@ -25,8 +29,12 @@ help:
 	@echo "                  then the report: results/<workload>-<timestamp>/"
 	@echo "  make view [RUN=results/...]  kernelshark on the newest (or that) trace.dat"
 	@echo "  make demo       make record WORKLOAD=mix into results/demo/, with its summary"
-	@echo "  make test       the whole suite in one guest boot; ends 'N passed, N failed'"
-	@echo "                  (T='name ...' runs only those guest tests)"
+	@echo "  make test       the whole suite on the normal kernel; ends 'N passed, N failed,"
+	@echo "                  N skipped' (T='name ...' runs only those guest tests;"
+	@echo "                  KERNELS='normal debug' boots both kernels side by side)"
+	@echo "  make test-debug the suite on the debug kernel only (lockdep, KASAN, kmemleak, no KSM)"
+	@echo "  make kernel-debug, make module-debug, make guest-debug"
+	@echo "                  the debug kernel (guest/kernel-debug.config) and what it boots"
 	@echo "  make bisect     every patch of both series, in order, builds and boots (slow)"
 	@echo "  make clean      remove build/ and results/ (the cache stays)"
 	@echo "  make distclean  clean, and remove the cache too ($(CACHE))"
@@ -49,6 +57,25 @@ kernel:
 
 module: kernel module-only
 
+# The debug variant (guest/kernel-debug.config): its own object directory, so
+# the module and the test modules build from copies of their sources there,
+# and a debug build never touches the normal one's objects.
+kernel-debug:
+	@mkdir -p $(CACHE) && flock $(CACHE)/.kernel.lock env VARIANT=debug guest/kernel.sh >/dev/null
+	@mkdir -p $(DBUILD)/modules $(DBUILD)/bin
+	@cp $(CACHE)/kernel/current-debug/kernel.release $(DBUILD)/kernel.release
+	@rm -f $(DBUILD)/modules/*.ko && cp $(CACHE)/kernel/current-debug/*.ko $(DBUILD)/modules/ 2>/dev/null || true
+	@cp $(CACHE)/kernel/current-debug/gup_test $(DBUILD)/bin/
+
+module-debug:
+	@mkdir -p $(DBUILD)/src/module $(DBUILD)/src/testmods
+	@cp module/Kbuild module/Makefile module/*.c module/*.h $(DBUILD)/src/module/
+	@cp guest/testmods/Kbuild guest/testmods/Makefile guest/testmods/*.c guest/testmods/*.h $(DBUILD)/src/testmods/
+	@$(MAKE) --no-print-directory -C $(DBUILD)/src/module KDIR=$(CACHE)/obj-debug
+	@cp $(DBUILD)/src/module/mmpreempt.ko $(DBUILD)/
+	@$(MAKE) --no-print-directory -C $(DBUILD)/src/testmods KDIR=$(CACHE)/obj-debug
+	@cp $(DBUILD)/src/testmods/*.ko $(DBUILD)/modules/
+
 module-only:
 	@$(MAKE) --no-print-directory -C module KDIR=$(CACHE)/obj
 	@cp module/mmpreempt.ko $(BUILD)/
@@ -70,6 +97,11 @@ guest:
 	@$(MAKE) --no-print-directory -j2 kernel rootfs workloads report-tool
 	@$(MAKE) --no-print-directory module-only
 
+guest-debug: guest
+	@mkdir -p $(DBUILD)/bin && cp $(BUILD)/bin/* $(DBUILD)/bin/
+	@$(MAKE) --no-print-directory kernel-debug
+	@$(MAKE) --no-print-directory module-debug
+
 # $(value CMD): the command exactly as given, "$" and all, quoted for sh.
 run: guest
 	@guest/run.sh -- '$(subst ','\'',$(value CMD))'
@@ -80,8 +112,16 @@ record: guest
 view:
 	@guest/view.sh
 
-test: deps guest
-	@T='$(T)' guest/test.sh
+# The suite on the kernels of KERNELS (normal, debug or both, side by side).
+# CI runs the normal kernel's suite; the debug kernel's is `make test-debug`
+# until its cold cost in CI is measured (HOWTO.md, "The debug kernel").
+KERNELS ?= normal
+test: deps guest $(if $(filter debug,$(KERNELS)),guest-debug)
+	@T='$(T)' KERNELS='$(KERNELS)' guest/test.sh
+
+# Only the debug kernel's boot (the host checks still run).
+test-debug: deps guest-debug
+	@T='$(T)' KERNELS=debug guest/test.sh
 
 demo: deps guest
 	@guest/demo.sh

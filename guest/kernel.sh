@@ -3,8 +3,10 @@
 #
 # Unpacks Debian's linux-source-6.1 into the cache as a git repository (baseline
 # commit), applies patches/series then tracepoints/series with `git am`, merges
-# guest/kernel.config over allnoconfig, and builds bzImage and modules with
-# ccache out of tree. The result is stored under $CACHE/kernel/<key>, where key
+# the variant's config fragments over allnoconfig (VARIANT=normal:
+# guest/kernel.config; VARIANT=debug: guest/kernel-debug.config over it), and
+# builds bzImage and modules with ccache out of tree, one object directory per
+# variant. The result is stored under $CACHE/kernel/<key>, where key
 # hashes everything it is built from; a second run with the same inputs, from
 # any clone, does nothing. Needs: the packages of `make deps`.
 #
@@ -16,7 +18,8 @@ set -eu
 key=$(kernel_key)
 out=$CACHE/kernel/$key
 src=$CACHE/src/linux
-obj=$CACHE/obj
+obj=$(kernel_obj)
+cur=$(kernel_current)
 jobs=${JOBS:-$(nproc)}
 # LOCALVERSION set (empty) keeps setlocalversion from appending "+" for a git
 # tree; the release name comes from CONFIG_LOCALVERSION alone. A jobserver from
@@ -26,7 +29,7 @@ unset MAKEFLAGS MFLAGS MAKELEVEL
 
 if [ -f "$out/bzImage" ] && [ "$(cat "$obj/.mmpreempt-key" 2>/dev/null)" = "$key" ]; then
 	log "up to date: $(cat "$out/kernel.release") (key $key)"
-	ln -sfn "$key" "$CACHE/kernel/current"
+	ln -sfn "$key" "$cur"
 	echo "$obj"
 	exit 0
 fi
@@ -82,19 +85,26 @@ if [ "$(cat "$src/.git/mmpreempt-series" 2>/dev/null)" != "$want" ]; then
 	echo "$want" >"$src/.git/mmpreempt-series"
 fi
 
-# Config: allnoconfig plus the fragment, then prove nothing was dropped.
+# Config: allnoconfig plus the fragments (a later line for an option replaces
+# an earlier one), then prove nothing was dropped.
 rm -f "$obj/.mmpreempt-key"
-kmake -s KCONFIG_ALLCONFIG="$TOP/guest/kernel.config" allnoconfig
-"$TOP/guest/kernel-config-check.sh" "$TOP/guest/kernel.config" "$obj/.config" ||
-	die "guest/kernel.config asks for options Kconfig refused (above)"
+frag=$obj/.mmpreempt-fragment
+kernel_fragments | while read -r f; do cat "$f"; done | awk '
+	{ opt = $0; sub(/^# /, "", opt) }
+	opt ~ /^CONFIG_[A-Za-z0-9_]+[= ]/ { sub(/[= ].*/, "", opt); last[opt] = NR }
+	{ line[NR] = $0; key[NR] = opt }
+	END { for (i = 1; i <= NR; i++) if (!(key[i] in last) || last[key[i]] == i) print line[i] }' >"$frag"
+kmake -s KCONFIG_ALLCONFIG="$frag" allnoconfig
+"$TOP/guest/kernel-config-check.sh" "$frag" "$obj/.config" ||
+	die "$(kernel_fragments | sed "s|^$TOP/||" | tr '\n' ' ')asks for options Kconfig refused (above)"
 
 # Fixed build identity so ccache hits across rebuilds and clones.
 export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}" CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-4G}"
 export KBUILD_BUILD_TIMESTAMP="${KBUILD_BUILD_TIMESTAMP:-2010-06-07}"
 export KBUILD_BUILD_USER=mmpreempt KBUILD_BUILD_HOST=guest
-logf=$CACHE/logs/kernel-build.log
+logf=$CACHE/logs/kernel-build-$VARIANT.log
 t0=$(date +%s)
-log "building with $jobs jobs (log: $logf)"
+log "building the $VARIANT kernel with $jobs jobs (log: $logf)"
 kmake -j"$jobs" CC="ccache gcc" HOSTCC="ccache gcc" all >"$logf" 2>&1 &
 pid=$!
 # Progress on a long step: objects compiled so far, every 30 s.
@@ -123,6 +133,6 @@ kmake -s kernelrelease >"$out.tmp/kernel.release"
 echo "$secs" >"$out.tmp/build-seconds"
 rm -rf "$out" && mv "$out.tmp" "$out"
 echo "$key" >"$obj/.mmpreempt-key"
-ln -sfn "$key" "$CACHE/kernel/current"
+ln -sfn "$key" "$cur"
 log "built $(cat "$out/kernel.release") in $secs s (key $key)"
 echo "$obj"

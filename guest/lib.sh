@@ -23,16 +23,39 @@ series_files() {
 	done
 }
 
+# Kernel variants: "normal" (guest/kernel.config: demo, record, benchmarks)
+# and "debug" (guest/kernel-debug.config merged over it: lockdep, KASAN,
+# kmemleak, fault injection, no KSM). Each has its own key, object directory
+# and "current" link in the cache; ccache is shared.
+VARIANT=${VARIANT:-normal}
+case $VARIANT in
+normal|debug) ;;
+*) printf '%s: error: VARIANT=%s: want normal or debug\n' "$PROG" "$VARIANT" >&2; exit 1 ;;
+esac
+# kernel_fragments [VARIANT]: the config fragments, in merge order.
+kernel_fragments() {
+	echo "$TOP/guest/kernel.config"
+	[ "${1:-$VARIANT}" = debug ] && echo "$TOP/guest/kernel-debug.config"
+	return 0
+}
+# kernel_obj [VARIANT], kernel_current [VARIANT]: its object directory (KDIR
+# for external modules) and the link to its newest build.
+kernel_obj() { [ "${1:-$VARIANT}" = debug ] && echo "$CACHE/obj-debug" || echo "$CACHE/obj"; }
+kernel_current() { [ "${1:-$VARIANT}" = debug ] && echo "$CACHE/kernel/current-debug" || echo "$CACHE/kernel/current"; }
+
 # Everything the kernel image is built from, hashed: package version, both
-# series with their patches, the config fragment and the build recipe.
+# series with their patches, the variant's config fragments and the build
+# recipe. kernel_key [VARIANT].
 kernel_key() {
 	{
+		echo "${1:-$VARIANT}"
 		dpkg-query -W -f='${Version}\n' "$KSRC_PKG" 2>/dev/null || echo nopkg
 		for s in "$TOP/patches/series" "$TOP/tracepoints/series"; do
 			cat "$s"
 			series_files "$s" | while read -r f; do cat "$f"; done
 		done
-		cat "$TOP/guest/kernel.config" "$TOP/guest/kernel.sh"
+		kernel_fragments "${1:-$VARIANT}" | while read -r f; do cat "$f"; done
+		cat "$TOP/guest/kernel.sh"
 	} | hash_of
 }
 
@@ -43,6 +66,7 @@ rootfs_key() {
 }
 
 # Host-built guest artifacts (workload binaries, the module): git-ignored.
-ART=${ART:-$TOP/build}
+# The debug kernel has its own (its module is built against its headers).
+if [ "$VARIANT" = debug ]; then ART=${ART:-$TOP/build/debug}; else ART=${ART:-$TOP/build}; fi
 
 elapsed() { echo $(($(date +%s) - $1)); }

@@ -16,6 +16,7 @@
 #   APPEND='extra kernel args'  ICOUNT=1 (deterministic guest time: TCG, -icount)
 #   QUIET=1 (do not echo the console)  PREEMPT=none|voluntary|full
 #   KERNEL=path (another bzImage, e.g. guest/bisect.sh's)
+#   VARIANT=normal|debug (which kernel of guest/kernel.sh, and its ART)
 # Needs: qemu-system-x86, a kernel from kernel.sh, an image from rootfs.sh.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -89,7 +90,13 @@ if [ "${ICOUNT:-0}" = 1 ]; then
 	timing="-icount shift=0,align=off,sleep=off -rtc clock=vm"
 fi
 append="console=ttyS0 root=/dev/vda rootfstype=ext4 rw init=/sbin/mmpreempt-init"
-append="$append panic=-1 nokaslr norandmaps ${QUIET_KERNEL-quiet}"
+# log_buf_len: room for every test's share of the log (guest/ktap.sh reads it
+# per test) and for the debug kernel's fault-injection stack dumps.
+append="$append panic=-1 nokaslr norandmaps log_buf_len=8M ${QUIET_KERNEL-quiet}"
+# The debug kernel marks the anon_vma caches for failslab's cache filter
+# (6.1's per-cache sysfs switch is read-only; slub_debug's A flag sets it),
+# so that guest/tests/fi-anon-vma.sh can fail their allocations alone.
+[ "$VARIANT" = debug ] && append="$append slub_debug=A,anon_vma,anon_vma_chain"
 [ -n "${PREEMPT:-}" ] && append="$append preempt=$PREEMPT"
 append="$append ${APPEND:-}"
 
@@ -144,10 +151,10 @@ if grep -E '^\[ *[0-9]+\.[0-9]+\] Kernel panic - not syncing' "$results/console.
 	head -n 1 "$chan/panic" >&2
 	die "the guest kernel panicked (console: $results/console.log)"
 fi
-# Kernel lines carry a printk timestamp; matching only those keeps a test that
-# prints "WARNING:" itself from failing the run, and a kernel splat from hiding.
-if cat "$results/console.log" "$results/dmesg.txt" 2>/dev/null |
-	grep -E '^\[ *[0-9]+\.[0-9]+\] .*(BUG:|WARNING:|Oops|Call Trace:|KASAN|UBSAN|lockdep)' >"$chan/splat"; then
+# The splat patterns, and why only timestamped lines: guest/splat.awk.
+cat "$results/console.log" "$results/dmesg.txt" 2>/dev/null |
+	awk -f "$TOP/guest/splat.awk" >"$chan/splat"
+if [ -s "$chan/splat" ]; then
 	head -n 20 "$chan/splat" >&2
 	die "the kernel log shows a splat (console: $results/console.log)"
 fi

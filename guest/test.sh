@@ -1,14 +1,19 @@
 #!/bin/sh
-# test.sh: the whole suite. One guest boot runs guest/tests/*.sh under
-# guest/ktap.sh; then the host checks in guest/host-tests/*.sh read what the
-# guest left in the results folder (RESULTS, default results/test). Prints
-# one KTAP report over both and ends with "N passed, N failed, N skipped"
-# alone on a line; exits 1 on any failure.
+# test.sh: the whole suite. One guest boot per kernel (KERNELS, default
+# "normal"; "normal debug" boots both side by side) runs guest/tests/*.sh under guest/ktap.sh; then the host
+# checks in guest/host-tests/*.sh read what the normal kernel's boot left in
+# the results folder (RESULTS, default results/test; the debug boot's results
+# are in its debug/ subfolder). Prints one KTAP report over all of it, each
+# guest result named for its kernel ("guest:" normal, "guest debug:" the
+# debug kernel), and ends with "N passed, N failed, N skipped" alone on a
+# line; exits 1 on any failure.
 # A guest test that was planned but never reported (the guest died) is failed.
 # The suite's tests are listed in guest/expected-tests: a listed test without
 # its file, or a test file not listed, is a failure.
 # T="name ...": only those guest tests (the host checks always run); a name
 # that is no guest test is an error, before anything boots.
+# KERNELS=normal | debug | "normal debug": which kernels boot. Two boot side
+# by side (one TCG thread each) unless SERIAL=1.
 # RESULTS=dir: where this run's results go (emptied first), so that two runs
 # in one tree do not clash.
 set -u
@@ -36,18 +41,16 @@ if [ -n "${T+set}" ] && [ -n "$T" ]; then
 	done
 fi
 
-rm -rf "$res"
-mkdir -p "$res/share"
-: >"$res/.mmpreempt-test"
-od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$res/share/nonce"
-rel=${res#"$TOP"/}
+kernels=${KERNELS:-normal}
+for v in $kernels; do
+	case $v in normal|debug) ;; *) die "KERNELS: '$v' is no kernel (normal, debug)" ;; esac
+done
+[ -n "$(printf '%s' "$kernels" | tr -d ' ')" ] || die "KERNELS='$KERNELS' selects no kernel"
 
-t0=$(date +%s)
-log "guest suite: one boot, console streamed below (saved in $rel/console.log)"
-QUIET_KERNEL=${QUIET_KERNEL-quiet} "$TOP/guest/run.sh" -r "$res" -- \
-	"MMPREEMPT_ONLY='${T:-}' sh /mnt/repo/guest/ktap.sh /mnt/repo/guest/tests /mnt/results/tests | tee /mnt/results/guest.tap"
-runrc=$?
-guest_secs=$(elapsed "$t0")
+rm -rf "$res"
+mkdir -p "$res"
+: >"$res/.mmpreempt-test"
+rel=${res#"$TOP"/}
 
 report=$res/report.tap
 pass=0 failn=0 skipn=0 i=0
@@ -91,76 +94,136 @@ else
 	emit not-ok "suite: guest/expected-tests" "missing: the suite cannot tell a missing test"
 fi
 
-if [ $runrc -eq 0 ]; then
-	emit ok "guest: boot, run, status returned, console clean" "$guest_secs s"
-else
-	emit not-ok "guest: boot, run, status returned, console clean" "run.sh exit $runrc"
-fi
+kdir() { if [ "$1" = normal ]; then echo "$res"; else echo "$res/$1"; fi; }
 
-# Guest results, renumbered; a planned test without a result line failed.
-planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$res/guest.tap" 2>/dev/null | head -n 1)
-seen=0
-subs=""
-if [ -f "$res/guest.tap" ]; then
-	while IFS= read -r line; do
-		case $line in
-		"    ok "*|"    not ok "*)
-			# a subtest: counted, named after its parent line below
-			sub=$line
-			subs="$subs$(printf '%s\n' "$sub" | sed 's/^ *//')
-"
-			;;
-		"ok "*|"not ok "*)
-			seen=$((seen + 1))
-			body=${line#ok }
-			body=${body#not ok }
-			name=${body#* }
-			dir=""
-			case $name in *" # "*) dir=${name#* \# }; name=${name%% \# *} ;; esac
-			printf '%s' "$subs" | while IFS= read -r sl; do
-				[ -n "$sl" ] || continue
-				sb=${sl#ok }
-				sb=${sb#not ok }
-				sb=${sb#* }
-				case $sl in
-				ok*) echo "ok $name: $sb" ;;
-				*) echo "not ok $name: $sb" ;;
-				esac
-			done >"$res/.subs"
-			subs=""
-			# a subtest's own directive ("# SKIP why") stays one: a skipped
-			# case is counted as skipped, not as passed
-			while IFS= read -r sl; do
-				case $sl in
-				ok*) st=ok sb=${sl#ok } ;;
-				*) st=not-ok sb=${sl#not ok } ;;
-				esac
-				sd=""
-				case $sb in *" # "*) sd=${sb#* \# }; sb=${sb%% \# *} ;; esac
-				emit $st "guest: $sb" "$sd"
-			done <"$res/.subs"
-			rm -f "$res/.subs"
+# boot_suite V: one boot of kernel V running the guest suite into its folder;
+# the run's status and time are left in the folder.
+boot_suite() {
+	bd=$(kdir "$1")
+	mkdir -p "$bd/share"
+	od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$bd/share/nonce"
+	bt0=$(date +%s)
+	brc=0
+	# the whole boot's bound (guest/run.sh TIMEOUT) unless given: the debug
+	# kernel runs the suite several times slower
+	btmo=${TIMEOUT:-$( [ "$1" = debug ] && echo 4800 || echo 2400)}
+	TIMEOUT=$btmo VARIANT=$1 ART="" QUIET_KERNEL=${QUIET_KERNEL-quiet} "$TOP/guest/run.sh" -r "$bd" -- \
+		"MMPREEMPT_ONLY='${T:-}' sh /mnt/repo/guest/ktap.sh /mnt/repo/guest/tests /mnt/results/tests | tee /mnt/results/guest.tap" || brc=$?
+	echo "$brc" >"$bd/.runrc"
+	elapsed "$bt0" >"$bd/.guest-seconds"
+}
+
+# suite_on V: the results of kernel V's boot, each named for V.
+suite_on() {
+	v=$1
+	dir=$(kdir "$v")
+	if [ "$v" = normal ]; then label=guest; else label="guest $v"; fi
+	drel=${dir#"$TOP"/}
+	runrc=$(cat "$dir/.runrc" 2>/dev/null || echo 125)
+	guest_secs=$(cat "$dir/.guest-seconds" 2>/dev/null || echo 0)
+	if [ $runrc -eq 0 ]; then
+		emit ok "$label: boot, run, status returned, console clean" "$guest_secs s"
+	else
+		emit not-ok "$label: boot, run, status returned, console clean" "run.sh exit $runrc"
+	fi
+
+	# Guest results, renumbered; a planned test without a result line failed.
+	planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$dir/guest.tap" 2>/dev/null | head -n 1)
+	seen=0
+	subs=""
+	if [ -f "$dir/guest.tap" ]; then
+		while IFS= read -r line; do
 			case $line in
-			ok*) emit ok "guest: $name" "$dir" ;;
-			*) emit not-ok "guest: $name" "$dir (see $rel/tests/$name.log)" ;;
+			"    ok "*|"    not ok "*)
+				# a subtest: counted, named after its parent line below
+				sub=$line
+				subs="$subs$(printf '%s\n' "$sub" | sed 's/^ *//')$nl"
+				;;
+			"ok "*|"not ok "*)
+				seen=$((seen + 1))
+				body=${line#ok }
+				body=${body#not ok }
+				name=${body#* }
+				dirv=""
+				case $name in *" # "*) dirv=${name#* \# }; name=${name%% \# *} ;; esac
+				printf '%s' "$subs" | while IFS= read -r sl; do
+					[ -n "$sl" ] || continue
+					sb=${sl#ok }
+					sb=${sb#not ok }
+					sb=${sb#* }
+					case $sl in
+					ok*) echo "ok $name: $sb" ;;
+					*) echo "not ok $name: $sb" ;;
+					esac
+				done >"$dir/.subs"
+				subs=""
+				# a subtest's own directive ("# SKIP why") stays one: a skipped
+				# case is counted as skipped, not as passed
+				while IFS= read -r sl; do
+					case $sl in
+					ok*) st=ok sb=${sl#ok } ;;
+					*) st=not-ok sb=${sl#not ok } ;;
+					esac
+					sd=""
+					case $sb in *" # "*) sd=${sb#* \# }; sb=${sb%% \# *} ;; esac
+					emit $st "$label: $sb" "$sd"
+				done <"$dir/.subs"
+				rm -f "$dir/.subs"
+				case $line in
+				ok*) emit ok "$label: $name" "$dirv" ;;
+				*) emit not-ok "$label: $name" "$dirv (see $drel/tests/$name.log)" ;;
+				esac
+				;;
 			esac
-			;;
-		esac
-	done <"$res/guest.tap"
-fi
-if [ -z "$planned" ]; then
-	emit not-ok "guest: suite" "no KTAP plan came back from the guest"
-elif [ "$planned" -eq 0 ]; then
-	emit not-ok "guest: suite" "the guest ran no test (empty selection)"
+		done <"$dir/guest.tap"
+	fi
+	if [ -z "$planned" ]; then
+		emit not-ok "$label: suite" "no KTAP plan came back from the guest"
+	elif [ "$planned" -eq 0 ]; then
+		emit not-ok "$label: suite" "the guest ran no test (empty selection)"
+	else
+		while [ "$seen" -lt "$planned" ]; do
+			seen=$((seen + 1))
+			emit not-ok "$label: test $seen of $planned" "never reported (guest died or hung)"
+		done
+	fi
+}
+nl='
+'
+tall=$(date +%s)
+# The kernels boot side by side: QEMU's TCG runs a guest on one host thread,
+# so two guests use the two cores that one would leave half idle. Each
+# guest's results are shown as they come, prefixed with its kernel.
+nk=$(echo $kernels | wc -w)
+if [ "$nk" -gt 1 ] && [ "$(nproc)" -ge 2 ] && [ "${SERIAL:-0}" != 1 ]; then
+	log "guest suites on the $(echo $kernels | sed 's/ / and /g') kernels, side by side; consoles in $rel/console.log and $rel/debug/console.log"
+	pids=""
+	for v in $kernels; do
+		bd=$(kdir "$v")
+		mkdir -p "$bd"
+		: >"$bd/guest.tap"
+		QUIET=1 boot_suite "$v" >"$bd/run.log" 2>&1 &
+		bp=$!
+		pids="$pids $bp"
+		tail -n +1 -f --pid="$bp" "$bd/guest.tap" 2>/dev/null | sed -u "s/^/[$v] /" &
+	done
+	for p in $pids; do wait "$p"; done
+	sleep 1
+	for v in $kernels; do sed "s/^/[$v] /" "$(kdir "$v")/run.log" >&2; done
 else
-	while [ "$seen" -lt "$planned" ]; do
-		seen=$((seen + 1))
-		emit not-ok "guest: test $seen of $planned" "never reported (guest died or hung)"
+	for v in $kernels; do
+		log "guest suite on the $v kernel: one boot, console streamed below (saved in ${rel}$( [ $v = normal ] || echo "/$v")/console.log)"
+		boot_suite "$v"
 	done
 fi
+for v in $kernels; do suite_on "$v"; done
 
-# Host checks over the same results.
-for t in "$TOP"/guest/host-tests/*.sh; do
+# Host checks over the normal boot's results.
+case " $kernels " in
+*" normal "*) hosts="$TOP"/guest/host-tests/*.sh ;;
+*) hosts=""; emit ok "host: checks" "SKIP they read the normal kernel's boot, and KERNELS=$kernels" ;;
+esac
+for t in $hosts; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	logf=$res/host-$name.log
@@ -178,6 +241,6 @@ done
 rm -f "$report.body"
 echo
 cat "$report"
-log "total $(elapsed "$t0") s (guest boot and suite: $guest_secs s)"
+log "total $(elapsed "$tall") s (guest boots and suites:$(for v in $kernels; do d=$res; [ $v = normal ] || d=$res/$v; printf ' %s %s s' "$v" "$(cat "$d/.guest-seconds" 2>/dev/null)"; done))"
 echo "$pass passed, $failn failed, $skipn skipped"
 [ "$failn" -eq 0 ]

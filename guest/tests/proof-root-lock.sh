@@ -8,6 +8,7 @@
 # timeout: 180
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/trace.sh"
+need_ksm
 k=/sys/kernel/mm/ksm
 d=$RES/proof-root-lock
 record "$d" anon_vma -- sh -c "

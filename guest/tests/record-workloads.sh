@@ -9,6 +9,10 @@
 . "$(dirname "$0")/lib/common.sh"
 bad=0
 while read -r w args; do
+	if [ "$w" = ksm ] && [ ! -e /sys/kernel/mm/ksm/run ]; then
+		echo "skipped: ksm (no KSM in this kernel)"
+		continue
+	fi
 	out=$RES/record/$w
 	rm -rf "$out"
 	mkdir -p "$out"

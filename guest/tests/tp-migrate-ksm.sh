@@ -11,6 +11,7 @@
 # timeout: 180
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/trace.sh"
+need_ksm
 [ -d /sys/devices/system/node/node1 ] || skip "the guest has one NUMA node"
 d=$RES/tp-migrate-ksm
 # on CPU 0 (node 0): first touch puts the pages on node 0, so both rounds move

@@ -12,3 +12,10 @@ skip() { echo "SKIP: $*"; exit 4; }
 expect() {
 	if [ "$2" = "$3" ]; then echo "ok: $1 = $2"; else fail "$1: got '$2', want '$3'"; fi
 }
+# need_ksm: skip unless the kernel has KSM. The debug kernel is built
+# without it on purpose: it proves that the anon_vma refcount and its events
+# live outside CONFIG_KSM (SERIES.md row 5; tp-refcount-replay runs there).
+need_ksm() {
+	[ -e /sys/kernel/mm/ksm/run ] ||
+		skip "no KSM in this kernel (CONFIG_KSM=n: the debug kernel, built so to prove SERIES.md row 5)"
+}

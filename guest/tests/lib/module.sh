@@ -26,3 +26,17 @@ write1() {
 	perl -e 'open(my $f, ">>", $ARGV[0]) or die "$!\n";
 		defined(syswrite($f, $ARGV[1], length $ARGV[1])) or die "$!\n"' "$1" "$2"
 }
+
+# alllocks_ready OUT ARGS...: start `alllocks --wait ARGS` in the background
+# (output in OUT) and return once it has mapped everything; its pid is in
+# ALLOCKS_PID
+alllocks_ready() {
+	_out=$1
+	shift
+	alllocks "$@" --wait >"$_out" &
+	ALLOCKS_PID=$!
+	_i=0
+	until grep -q ready "$_out" 2>/dev/null; do
+		_i=$((_i + 1)); [ $_i -lt 600 ] || fail "alllocks never got ready"; sleep 0.1
+	done
+}

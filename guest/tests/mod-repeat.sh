@@ -1,0 +1,24 @@
+#!/bin/sh
+# description: 10 consecutive recordings of the mix workload (forktree,
+#   unmap, filemap, ksm where the kernel has it, migrate, alllocks through
+#   the module) in one boot, each compared with its trace
+#   (lib/vs-trace.sh): all 21 event counts equal every time, with no lost
+#   event; the module is reset between them, never reloaded.
+#   MMPREEMPT_REPEAT overrides the count
+# requires: mmpreempt.ko, trace-cmd, mix
+# timeout: 900
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/module.sh"
+. "$(dirname "$0")/lib/trace.sh"
+. "$(dirname "$0")/lib/window.sh"
+. "$(dirname "$0")/lib/vs-trace.sh"
+load_module
+cd /tmp
+n=${MMPREEMPT_REPEAT:-10}
+i=1
+while [ $i -le "$n" ]; do
+	printf 'recording %d of %d: ' $i "$n"
+	vs_trace "$RES/mod-repeat/$i" mix
+	i=$((i + 1))
+done
+echo "ok: $n mix recordings, module and trace equal in each"
