@@ -67,7 +67,8 @@ for t in $(ordered); do
 	timeout -k 5 "${tmo:-60}" sh "$t" >"$logf" 2>&1 </dev/null
 	rc=$?
 	end=$(cut -d' ' -f1 /proc/uptime)
-	dmesg | tail -n +$((klines + 1)) | awk -f "$splat_awk" >"$out/$name.splat"
+	allow=$(sed -n 's/^# allow-splat: *//p' "$t" | paste -sd'|')
+	dmesg | tail -n +$((klines + 1)) | awk -v allow="$allow" -f "$splat_awk" >"$out/$name.splat"
 	if [ -s "$out/$name.splat" ]; then
 		{ echo "kernel splat during this test (exit status $rc):"; cat "$out/$name.splat"; } >>"$logf"
 		rc=99

@@ -152,8 +152,9 @@ if grep -E '^\[ *[0-9]+\.[0-9]+\] Kernel panic - not syncing' "$results/console.
 	die "the guest kernel panicked (console: $results/console.log)"
 fi
 # The splat patterns, and why only timestamped lines: guest/splat.awk.
+allow=$(cat "$TOP"/guest/tests/*.sh | sed -n 's/^# allow-splat: *//p' | paste -sd'|')
 cat "$results/console.log" "$results/dmesg.txt" 2>/dev/null |
-	awk -f "$TOP/guest/splat.awk" >"$chan/splat"
+	awk -v allow="$allow" -f "$TOP/guest/splat.awk" >"$chan/splat"
 if [ -s "$chan/splat" ]; then
 	head -n 20 "$chan/splat" >&2
 	die "the kernel log shows a splat (console: $results/console.log)"

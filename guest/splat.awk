@@ -10,8 +10,15 @@
 # Inside such a dump its "Call Trace:" and frame lines are skipped; anything
 # else that looks like a splat still counts. The dump ends at "</TASK>" (or
 # after 80 lines, so that a missing end cannot hide the rest of the log).
+# A test may declare more such reports with "# allow-splat: ERE" lines in its
+# header (guest/ktap.sh applies a test's own to its share of the log;
+# guest/run.sh all of them to the whole boot).
 /^\[ *[0-9]+\.[0-9]+\] / {
 	if (/FAULT_INJECTION: forcing a failure/) { fi = 80; next }
+	# allow (-v allow=ERE): reports a test declares as the kernel's own
+	# answer to the failures it forces ("# allow-splat:" in its header); the
+	# matching line and its stack are skipped as a fault-injection dump is
+	if (allow != "" && $0 ~ allow) { fi = 80; next }
 	if (fi > 0) {
 		fi--
 		if (/<\/TASK>/) { fi = 0; next }

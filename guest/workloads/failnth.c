@@ -57,6 +57,37 @@ static long left_nth(void)
 	return left;
 }
 
+/*
+ * What the kernel logged since the last call: whether a forced failure's
+ * stack had FUNC in a reliable frame (" FUNC+0x", not " ? FUNC+0x"), and
+ * whether a line had TEXT in it.
+ */
+static int kmsg_fd = -1;
+
+static void kmsg_scan(const char *func, const char *text, int *in_func, int *said)
+{
+	char rec[8192], pat[256];
+
+	snprintf(pat, sizeof(pat), " %s+0x", func ? func : "");
+	*in_func = *said = 0;
+	for (;;) {
+		ssize_t r = read(kmsg_fd, rec, sizeof(rec) - 1);
+		char *msg;
+
+		if (r < 0 && errno == EPIPE)
+			continue;	/* records overwritten: go on with the next */
+		if (r <= 0)
+			break;
+		rec[r] = '\0';
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		if (func && !strncmp(msg, pat, strlen(pat)))
+			*in_func = 1;
+		if (text && strstr(msg, text))
+			*said = 1;
+	}
+}
+
 static const char *errname(int e)
 {
 	switch (e) {
@@ -75,10 +106,13 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"failnth: every allocation failure of one operation, one at a time (fail-nth)\n"
-		"usage: failnth [--vmas N] [--max N] [--first N [--only]]\n"
+		"usage: failnth [--vmas N] [--max N] [--first N [--only]] [--own FUNC [--message TEXT]]\n"
 		"               fork|fault|load KO [PARAMS]\n"
 		"  --first N     start the walk at the N-th allocation (default 1)\n"
 		"  --only        make only that one step\n"
+		"  --own FUNC    mark the steps whose forced failure's stack (read from\n"
+		"                /dev/kmsg; fault injection's verbose=2) has FUNC in it\n"
+		"  --message T   such a step that fails must log a line with T in it\n"
 		"  --vmas N      anonymous vmas the forking process has (default 4)\n"
 		"  --max N       give up after N failures (default 10000)\n"
 		);
@@ -91,11 +125,13 @@ int main(int argc, char **argv)
 		{ "max", required_argument, NULL, 'm' },
 		{ "first", required_argument, NULL, 'f' },
 		{ "only", no_argument, NULL, 'o' },
+		{ "own", required_argument, NULL, 'O' },
+		{ "message", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long vmas = 4, max = 10000, first = 1, n, page = sysconf(_SC_PAGESIZE);
-	const char *op, *params = "";
+	const char *op, *params = "", *own = NULL, *message = NULL;
 	char *image = NULL, *modname = NULL;
 	size_t image_len = 0;
 	int c, bad = 0, only = 0;
@@ -113,6 +149,12 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			only = 1;
+			break;
+		case 'O':
+			own = optarg;
+			break;
+		case 'M':
+			message = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -155,6 +197,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	if (own) {
+		kmsg_fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+		if (kmsg_fd < 0 || lseek(kmsg_fd, 0, SEEK_END) < 0)
+			die("failnth: /dev/kmsg: %s\n", strerror(errno));
+	}
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	if (nth_fd < 0)
 		die("failnth: /proc/thread-self/fail-nth: %s (CONFIG_FAULT_INJECTION?)\n",
@@ -178,7 +225,7 @@ int main(int argc, char **argv)
 	if (only)
 		max = first;
 	for (n = first; n <= max; n++) {
-		char result[96];
+		char result[160];
 		long left;
 		int ok;
 
@@ -251,6 +298,23 @@ int main(int argc, char **argv)
 			}
 			if (left && r)
 				ok = 0;	/* failed with nothing injected */
+		}
+		if (own) {
+			int in_own, said;
+
+			kmsg_scan(own, message, &in_own, &said);
+			if (in_own) {
+				int failed = !!strstr(result, "failed");
+
+				if (failed && message && !said) {
+					printf("nth %ld: failed in %s without logging \"%s\"\n",
+					       n, own, message);
+					ok = 0;
+				}
+				snprintf(result + strlen(result), sizeof(result) - strlen(result),
+					 " [in %s%s]", own,
+					 failed && said ? ", logged" : "");
+			}
 		}
 		printf("nth %ld %s %s\n", n, left ? "clean" : "injected", result);
 		fflush(stdout);
