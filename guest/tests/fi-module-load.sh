@@ -12,11 +12,12 @@
 #   failure", "vmalloc error"), and jump_label_module_notify() WARNs when
 #   it cannot allocate for the module's static keys (jump_label.c:784,
 #   "jump_label may not work properly"), after which jump_label_del_module()
-#   WARNs on the keys it never added (jump_label.c:738). Neither path is the
+#   WARNs on the keys it never added (jump_label.c:738 or :750, by where the
+#   allocation failed). Neither path is the
 #   module's; any other report fails the test.
 # allow-splat: page allocation failure: order:
 # allow-splat: vmalloc error: size
-# allow-splat: WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel/jump_label[.]c:(738|784) jump_label_
+# allow-splat: WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel/jump_label[.]c:(738|750|784) jump_label_
 # requires: the debug kernel (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC,
 #   CONFIG_DEBUG_KMEMLEAK), mmpreempt.ko, failnth
 # timeout: 600
