@@ -13,6 +13,11 @@
 # boot was dirty, this one says which test made it so.
 # A test whose header has "# order: last" runs after all the others (the
 # kmemleak scan, which must see everything the suite allocated).
+# MMPREEMPT_DEBUG_SUITE=ci (make test on the debug kernel): a test whose
+# header has "# debug-ci: skip WHY" (WHY may go on over "#   " lines) is
+# skipped, saying WHY and that
+# `make test-debug` (MMPREEMPT_DEBUG_SUITE=full, the default) runs it; the
+# variable reaches the tests too (mod-load-cycles runs fewer cycles).
 # MMPREEMPT_ONLY="name ...": run only those tests (make test T="..."); a
 # name with no DIR/NAME.sh is reported "not ok" (no such test). Exits 1 when
 # a name is unknown or nothing was selected, else 0.
@@ -43,8 +48,11 @@ ordered() {
 }
 # The debug kernel (lockdep, KASAN, kmemleak) runs everything several
 # times slower: its tests get four times their header's timeout.
-scale=1
+scale=1 cishare=""
 case $(uname -r) in *-debug) scale=4 ;; esac
+if [ $scale = 4 ] && [ "${MMPREEMPT_DEBUG_SUITE:-full}" = ci ]; then
+	cishare=" $(grep -l '^# debug-ci: skip' "$dir"/*.sh 2>/dev/null | tr '\n' ' ') "
+fi
 n=0
 for t in $(ordered); do selected "$t" && n=$((n + 1)); done
 for u in $unknown; do n=$((n + 1)); done
@@ -59,6 +67,12 @@ for t in $(ordered); do
 	selected "$t" || continue
 	i=$((i + 1))
 	name=$(basename "$t" .sh)
+	case $cishare in *" $t "*)
+		why=$(awk '/^# debug-ci: skip/ { sub(/^# debug-ci: skip */, ""); r = $0; on = 1; next }
+			on && /^#   / { sub(/^# +/, ""); r = r " " $0; next } { on = 0 } END { print r }' "$t")
+		echo "ok $i $name # SKIP left to make test-debug on the debug kernel: $why"
+		continue ;;
+	esac
 	tmo=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "$t" | head -n 1)
 	tmo=$((${tmo:-60} * scale))
 	logf=$out/$name.log

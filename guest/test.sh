@@ -14,6 +14,9 @@
 # that is no guest test is an error, before anything boots.
 # KERNELS=normal | debug | "normal debug": which kernels boot. Two boot side
 # by side (one TCG thread each) unless SERIAL=1.
+# DEBUG_SUITE=ci | full (default full): on the debug kernel, ci skips the
+# tests marked "# debug-ci: skip WHY" and runs fewer load cycles (make test,
+# which CI runs); full runs everything (make test-debug).
 # RESULTS=dir: where this run's results go (emptied first), so that two runs
 # in one tree do not clash.
 set -u
@@ -46,6 +49,8 @@ for v in $kernels; do
 	case $v in normal|debug) ;; *) die "KERNELS: '$v' is no kernel (normal, debug)" ;; esac
 done
 [ -n "$(printf '%s' "$kernels" | tr -d ' ')" ] || die "KERNELS='$KERNELS' selects no kernel"
+dsuite=${DEBUG_SUITE:-full}
+case $dsuite in ci|full) ;; *) die "DEBUG_SUITE: '$dsuite' is neither ci nor full" ;; esac
 
 rm -rf "$res"
 mkdir -p "$res"
@@ -108,7 +113,7 @@ boot_suite() {
 	# kernel runs the suite several times slower
 	btmo=${TIMEOUT:-$( [ "$1" = debug ] && echo 4800 || echo 2400)}
 	TIMEOUT=$btmo VARIANT=$1 ART="" QUIET_KERNEL=${QUIET_KERNEL-quiet} "$TOP/guest/run.sh" -r "$bd" -- \
-		"MMPREEMPT_ONLY='${T:-}' sh /mnt/repo/guest/ktap.sh /mnt/repo/guest/tests /mnt/results/tests | tee /mnt/results/guest.tap" || brc=$?
+		"MMPREEMPT_ONLY='${T:-}' MMPREEMPT_DEBUG_SUITE=$dsuite sh /mnt/repo/guest/ktap.sh /mnt/repo/guest/tests /mnt/results/tests | tee /mnt/results/guest.tap" || brc=$?
 	echo "$brc" >"$bd/.runrc"
 	elapsed "$bt0" >"$bd/.guest-seconds"
 }

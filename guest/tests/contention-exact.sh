@@ -12,7 +12,6 @@
 . "$(dirname "$0")/lib/module.sh"
 . "$(dirname "$0")/lib/trace.sh"
 . "$(dirname "$0")/lib/window.sh"
-LIB=$(cd "$(dirname "$0")/lib" && pwd)
 load_module
 [ -e /sys/kernel/debug/lock_hold ] ||
 	insmod "$ART/modules/lock_hold.ko" || fail "insmod lock_hold.ko failed"

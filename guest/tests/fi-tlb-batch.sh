@@ -27,21 +27,12 @@ trap restore EXIT
 fi_set fail_page_alloc task-filter=Y probability=100 interval=1 times=-1 \
 	ignore-gfp-wait=Y ignore-gfp-highmem=Y min-order=0 verbose=0
 for run in clean inject; do
-	trace-cmd record -C mono -b 16384 -o "$d/$run.dat" -e mmu_gather >"$d/$run.log" 2>&1 &
-	tc=$!
-	sleep 5
 	if [ $run = inject ]; then
-		window $run sh -c 'echo 1 >/proc/self/make-it-fail && exec unmap --mib 16' ||
-			fail "unmap failed with its batch allocations failing"
+		record_window "$d/$run" $run mmu_gather -- \
+			sh -c 'echo 1 >/proc/self/make-it-fail && exec unmap --mib 16'
 	else
-		window $run unmap --mib 16 || fail "unmap failed"
+		record_window "$d/$run" $run mmu_gather -- unmap --mib 16
 	fi
-	kill -INT $tc
-	wait $tc || { cat "$d/$run.log"; fail "trace-cmd record failed"; }
-	lost=$(sh "$REPO/guest/trace-lost.sh" "$d/$run.dat") || fail "no buffer statistics in the trace"
-	[ "$lost" = 0 ] || fail "trace-cmd lost $lost events"
-	trace-cmd report -N -i "$d/$run.dat" >"$d/$run.txt" 2>/dev/null || fail "trace-cmd report"
-	cp /tmp/$run.stats "$d/$run.stats"
 done
 restore
 trap - EXIT
@@ -55,7 +46,7 @@ sum() { # sum RUN: "allocfail flushes pages all_batch all_fail all_flush" in the
 	ev == "mmu_gather_batch_alloc" { ab++; if (f["success"] == "false") { af++; if (f["batch_count"] < 19) mine_af += ($1 ~ /^unmap-/) } }
 	ev == "mmu_gather_flush" { afl++; if ($1 ~ /^unmap-/) fl++ }
 	ev == "mmu_gather_finish" && $1 ~ /^unmap-/ && f["pages"] + 0 > pg { pg = f["pages"] + 0 }
-	END { print mine_af + 0, fl + 0, pg + 0, ab + 0, af + 0, afl + 0 }' "$d/$1.txt"
+	END { print mine_af + 0, fl + 0, pg + 0, ab + 0, af + 0, afl + 0 }' "$d/$1/report.txt"
 }
 set -- $(sum clean)
 c_fail=$1 c_fl=$2 c_pg=$3
@@ -67,7 +58,7 @@ expect "batch allocations failed without injection" "$c_fail" 0
 [ "$i_fail" -ge 1 ] || fail "no batch allocation failed: the injection did not reach tlb_next_batch()"
 [ "$i_fl" -gt "$c_fl" ] || fail "$i_fl flushes with failures, $c_fl without: no early flush"
 expect "pages the munmap freed with failures (as without)" "$i_pg" "$c_pg"
-STATS=$d/inject.stats
+STATS=$d/inject/stats
 expect "module events.mmu_gather_batch_alloc = trace" "$(stat_of events.mmu_gather_batch_alloc)" "$i_ab"
 expect "module mmu_gather.batch_alloc_failed = trace" "$(stat_of mmu_gather.batch_alloc_failed)" "$i_af"
 expect "module events.mmu_gather_flush = trace" "$(stat_of events.mmu_gather_flush)" "$i_afl"

@@ -6,6 +6,8 @@
 #   event; the module is reset between them, never reloaded.
 #   MMPREEMPT_REPEAT overrides the count
 # requires: mmpreempt.ko, trace-cmd, mix
+# debug-ci: skip ten mix recordings take over 10 min there; one such
+#   window is mod-vs-trace, and the ten run in CI on the normal kernel
 # timeout: 900
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/module.sh"

@@ -15,12 +15,8 @@
 load_module
 load_test_hmm
 cd /tmp
-alllocks --roots 600 --files 20 --wait >alllocks.out &
-pid=$!
-i=0
-until grep -q ready alllocks.out 2>/dev/null; do
-	i=$((i + 1)); [ $i -lt 300 ] || fail "alllocks never got ready"; sleep 0.1
-done
+alllocks_ready alllocks.out --roots 600 --files 20
+pid=$ALLOCKS_PID
 echo $pid >$DBG/take_all_locks || fail "take_all_locks refused pid $pid"
 cat $DBG/take_all_locks | tee "$RES/mod-take-all-locks.txt"
 r=$(awk '$1 == "anon_vma_roots" { print $2 }' $DBG/take_all_locks)

@@ -13,5 +13,4 @@
 . "$(dirname "$0")/lib/vs-trace.sh"
 load_module
 cd /tmp
-wl() { forktree --depth 2 --width 3 && unmap --mib 32 && filemap --procs 3 --pages 32; }
-vs_trace "$RES/mod-vs-trace" wl
+vs_trace "$RES/mod-vs-trace" sh -c 'forktree --depth 2 --width 3 && unmap --mib 32 && filemap --procs 3 --pages 32'

@@ -5,6 +5,9 @@
 #   and leaves a trace.dat and the module's stats; the host check
 #   report-workloads then runs mmreport on each
 # requires: trace-cmd, mmpreempt.ko, the workloads
+# debug-ci: skip the make record pipeline (trace-cmd, module, bpftrace)
+#   over every workload again; the workloads' kernel paths run there in
+#   CI under tp-*, mod-* and proof-*
 # timeout: 400
 . "$(dirname "$0")/lib/common.sh"
 bad=0

@@ -9,7 +9,7 @@ kconfig() { zcat /proc/config.gz | grep -qx "$1=y"; }
 # need_config OPT...: skip, saying which option is missing, unless all are on
 need_config() {
 	for _o in "$@"; do
-		kconfig "$_o" || skip "this kernel has no $_o (the debug kernel has: make test-debug)"
+		kconfig "$_o" || skip "this kernel has no $_o (it runs on the debug kernel, which has it)"
 	done
 }
 

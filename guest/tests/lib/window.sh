@@ -28,3 +28,21 @@ in_window() {
 	awk '/MMPREEMPT-WINDOW-START/ { on = 1; next } /MMPREEMPT-WINDOW-END/ { on = 0 }
 		on' "$1" >"$2"
 }
+
+# record_window DIR NAME EVENTS... -- CMD...: record (lib/trace.sh, which
+# must be sourced) of CMD inside window NAME; the window's stats are then in
+# DIR/stats. The window runs in a child sh that trace-cmd starts once it is
+# recording: a trace-cmd started in the background and given a fixed time to
+# set up raced with it (under load the start marker was written while the
+# ring buffer was still being resized, failed, and the window was empty).
+record_window() {
+	_wd=$1 _wn=$2
+	shift 2
+	_we=""
+	while [ "$1" != "--" ]; do _we="$_we $1"; shift; done
+	shift
+	# shellcheck disable=SC2016,SC2086 # $0 and $@ are the child's
+	record "$_wd" $_we -- sh -c '. "$0/common.sh"; . "$0/module.sh"; . "$0/window.sh"
+		window "$@"' "$LIB" "$_wn" "$@"
+	cp "/tmp/$_wn.stats" "$_wd/stats"
+}
