@@ -32,7 +32,8 @@ help:
 	@echo "  make test       the suite on the normal and the debug kernel side by side (CI);"
 	@echo "                  ends 'N passed, N failed, N skipped' (T='name ...' runs only"
 	@echo "                  those guest tests; KERNELS=normal boots the normal one alone;"
-	@echo "                  on the debug kernel the tests marked debug-ci: skip are skipped)"
+	@echo "                  on the debug kernel the tests marked debug-ci: skip are skipped"
+	@echo "                  unless DEBUG_SUITE=full)"
 	@echo "  make test-debug every test on the debug kernel (lockdep, KASAN, kmemleak, no KSM),"
 	@echo "                  1,000 load cycles; slow (see HOWTO.md, The debug kernel)"
 	@echo "  make kernel-debug, make module-debug, make guest-debug"
@@ -119,8 +120,9 @@ view:
 # the tests marked "# debug-ci: skip" are skipped, each saying why, and 100
 # load cycles stand for 1,000 (HOWTO.md, "The debug kernel").
 KERNELS ?= normal debug
+DEBUG_SUITE ?= ci
 test: deps guest $(if $(filter debug,$(KERNELS)),guest-debug)
-	@T='$(T)' KERNELS='$(KERNELS)' DEBUG_SUITE=ci guest/test.sh
+	@T='$(T)' KERNELS='$(KERNELS)' DEBUG_SUITE='$(DEBUG_SUITE)' guest/test.sh
 
 # The whole suite on the debug kernel alone: every test, 1,000 load cycles
 # (the host checks read the normal kernel's boot, so they are skipped).

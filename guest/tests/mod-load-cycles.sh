@@ -16,7 +16,7 @@
 #   vCPU running through a static key being patched was seen to livelock
 # requires: mmpreempt.ko, modcycle, forktree, unmap, filemap, alllocks,
 #   test_hmm.ko, trace-cmd, taskset, 2 CPUs
-# timeout: 1200
+# timeout: 1800
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/module.sh"
 . "$(dirname "$0")/lib/hmm.sh"

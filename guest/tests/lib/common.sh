@@ -5,9 +5,10 @@ RES=${MMPREEMPT_RESULTS:-/mnt/results}
 ART=${MMPREEMPT_ART:-/mnt/art}
 REPO=${MMPREEMPT_REPO:-/mnt/repo}
 TRACEFS=/sys/kernel/tracing
-# this folder, for a child sh that sources these files (it inherits LIB)
-[ -n "${LIB:-}" ] || LIB=$(cd "$(dirname "$0")/lib" && pwd)
-export LIB
+# this folder, for a child sh that sources these files (it inherits it)
+LIB=${MMPREEMPT_LIB:-$(cd "$(dirname "$0")/lib" && pwd)}
+MMPREEMPT_LIB=$LIB
+export MMPREEMPT_LIB
 
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
