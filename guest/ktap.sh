@@ -15,9 +15,9 @@
 # kmemleak scan, which must see everything the suite allocated).
 # MMPREEMPT_DEBUG_SUITE=ci (make test on the debug kernel): a test whose
 # header has "# debug-ci: skip WHY" (WHY may go on over "#   " lines) is
-# skipped, saying WHY and that
-# `make test-debug` (MMPREEMPT_DEBUG_SUITE=full, the default) runs it; the
-# variable reaches the tests too (mod-load-cycles runs fewer cycles).
+# skipped, saying WHY and that `make test-debug` (MMPREEMPT_DEBUG_SUITE=full,
+# the default) runs it; the variable reaches the tests too (mod-load-cycles
+# runs fewer cycles).
 # MMPREEMPT_ONLY="name ...": run only those tests (make test T="..."); a
 # name with no DIR/NAME.sh is reported "not ok" (no such test). Exits 1 when
 # a name is unknown or nothing was selected, else 0.

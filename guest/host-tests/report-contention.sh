@@ -16,9 +16,9 @@ d=$RES/contention-exact
 for k in anon_vma i_mmap; do
 	for m in read write; do
 		t=$d/$k-$m
-		[ -f "$t/trace.dat" ] && [ -f "$t.stats" ] || fail "$k $m: no trace or stats in $d"
+		[ -f "$t/trace.dat" ] && [ -f "$t/stats" ] || fail "$k $m: no trace or stats in $d"
 		rc=0
-		"$R" --stats "$t.stats" --require wait "$t/trace.dat" >"$t.report" 2>&1 || rc=$?
+		"$R" --stats "$t/stats" --require wait "$t/trace.dat" >"$t.report" 2>&1 || rc=$?
 		[ $rc -eq 0 ] || { tail -n 15 "$t.report"; fail "$k $m: mmreport exit $rc"; }
 		grep -Eq '^([0-9]+) of \1 counters agree exactly' "$t.report" ||
 			fail "$k $m: mmreport and the module disagree"

@@ -46,10 +46,8 @@ unset STATS
 for k in anon_vma i_mmap; do
 	for m in read write; do
 		t=$d/$k-$m
-		record "$t" anon_vma i_mmap -- sh -c ". $LIB/common.sh; . $LIB/module.sh
-			. $LIB/window.sh; window $k-$m contend --lock $k --mode $m --waiters $N"
-		cp "/tmp/$k-$m.stats" "$t.stats"
-		STATS=$t.stats
+		record_window "$t" $k-$m anon_vma i_mmap -- contend --lock $k --mode $m --waiters $N
+		STATS=$t/stats
 		in_window "$t/events.txt" "$t/window.txt"
 		for k2 in anon_vma i_mmap; do
 			for m2 in read write; do

@@ -106,10 +106,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"failnth: every allocation failure of one operation, one at a time (fail-nth)\n"
-		"usage: failnth [--vmas N] [--max N] [--first N [--only]] [--own FUNC [--message TEXT]]\n"
+		"usage: failnth [--vmas N] [--max N] [--own FUNC [--message TEXT]]\n"
 		"               fork|fault|load KO [PARAMS]\n"
-		"  --first N     start the walk at the N-th allocation (default 1)\n"
-		"  --only        make only that one step\n"
 		"  --own FUNC    mark the steps whose forced failure's stack (read from\n"
 		"                /dev/kmsg; fault injection's verbose=2) has FUNC in it\n"
 		"  --message T   such a step that fails must log a line with T in it\n"
@@ -123,18 +121,16 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "vmas", required_argument, NULL, 'v' },
 		{ "max", required_argument, NULL, 'm' },
-		{ "first", required_argument, NULL, 'f' },
-		{ "only", no_argument, NULL, 'o' },
 		{ "own", required_argument, NULL, 'O' },
 		{ "message", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long vmas = 4, max = 10000, first = 1, n, page = sysconf(_SC_PAGESIZE);
+	long vmas = 4, max = 10000, n, page = sysconf(_SC_PAGESIZE);
 	const char *op, *params = "", *own = NULL, *message = NULL;
 	char *image = NULL, *modname = NULL;
 	size_t image_len = 0;
-	int c, bad = 0, only = 0;
+	int c, bad = 0;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -143,12 +139,6 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			max = number("failnth", "--max", optarg, 1, 1000000);
-			break;
-		case 'f':
-			first = number("failnth", "--first", optarg, 1, 1000000);
-			break;
-		case 'o':
-			only = 1;
 			break;
 		case 'O':
 			own = optarg;
@@ -222,9 +212,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (only)
-		max = first;
-	for (n = first; n <= max; n++) {
+	for (n = 1; n <= max; n++) {
 		char result[160];
 		long left;
 		int ok;
@@ -325,8 +313,6 @@ int main(int argc, char **argv)
 			return bad;
 		}
 	}
-	if (only)
-		return bad;
 	printf("sites more than %ld (gave up)\n", max);
 	return 1;
 }
