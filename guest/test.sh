@@ -1,6 +1,7 @@
 #!/bin/sh
-# test.sh: the whole suite. One guest boot per kernel (KERNELS, default
-# "normal"; "normal debug" boots both side by side) runs guest/tests/*.sh under guest/ktap.sh; then the host
+# test.sh: the whole suite. Makes each kernel's guest (make guest,
+# make guest-debug), then one guest boot per kernel (KERNELS, default
+# "normal") runs guest/tests/*.sh under guest/ktap.sh; then the host
 # checks in guest/host-tests/*.sh read what the normal kernel's boot left in
 # the results folder (RESULTS, default results/test; the debug boot's results
 # are in its debug/ subfolder). Prints one KTAP report over all of it, each
@@ -12,8 +13,10 @@
 # its file, or a test file not listed, is a failure.
 # T="name ...": only those guest tests (the host checks always run); a name
 # that is no guest test is an error, before anything boots.
-# KERNELS=normal | debug | "normal debug": which kernels boot. Two boot side
-# by side (one TCG thread each) unless SERIAL=1.
+# KERNELS=normal | debug | "normal debug": which kernels boot. With two, the
+# debug kernel is made and boots first, and the normal one is made beside its
+# suite and then boots beside it, unless SERIAL=1 (one after the other).
+# A kernel whose make fails is a failed result; the other still runs.
 # DEBUG_SUITE=ci | full (default full): on the debug kernel, ci skips the
 # tests marked "# debug-ci: skip WHY" and runs fewer load cycles (make test,
 # which CI runs); full runs everything (make test-debug).
@@ -200,17 +203,44 @@ suite_on() {
 }
 nl='
 '
+# build_guest V [NICE [PREFIX]]: make what kernel V's boot needs (make guest
+# or guest-debug) at that niceness; its output is shown (each line prefixed
+# [V] if PREFIX is given) and kept in V's folder, and its status left there.
+build_guest() {
+	bd=$(kdir "$1")
+	mkdir -p "$bd"
+	if [ "$1" = normal ]; then tgt=guest; else tgt=guest-debug; fi
+	t0=$(date +%s)
+	{ nice -n "${2:-0}" ${MAKE:-make} --no-print-directory -C "$TOP" $tgt 2>&1; echo $? >"$bd/.buildrc"; } |
+		tee "$bd/build.log" | sed -u "${3:+s/^/[$1] /}"
+	echo "$tgt" >"$bd/.buildtarget"
+	log "make $tgt: exit $(cat "$bd/.buildrc"), $(elapsed "$t0") s"
+}
+built() { [ "$(cat "$(kdir "$1")/.buildrc" 2>/dev/null)" = 0 ]; }
+
 tall=$(date +%s)
-# The kernels boot side by side: QEMU's TCG runs a guest on one host thread,
-# so two guests use the two cores that one would leave half idle. Each
-# guest's results are shown as they come, prefixed with its kernel.
+# Two kernels are made and booted as a pipeline: QEMU's TCG runs a guest on
+# one host thread, so while the debug kernel's suite (the longer one) runs,
+# the normal kernel builds on the other core (niced, so that the guest keeps
+# its core), then its suite boots there. Each guest's results are shown as
+# they come, prefixed with its kernel.
 nk=$(echo $kernels | wc -w)
 if [ "$nk" -gt 1 ] && [ "$(nproc)" -ge 2 ] && [ "${SERIAL:-0}" != 1 ]; then
-	log "guest suites on the $(echo $kernels | sed 's/ / and /g') kernels, side by side; consoles in $rel/console.log and $rel/debug/console.log"
+	order=$(for v in debug normal; do case " $kernels " in *" $v "*) echo $v ;; esac; done)
+	log "kernels $(echo $order | sed 's/ / then /'): each boots its suite once made, beside the next one's build; consoles in $rel/console.log and $rel/debug/console.log"
 	pids=""
-	for v in $kernels; do
+	first=1
+	for v in $order; do
 		bd=$(kdir "$v")
 		mkdir -p "$bd"
+		if [ $first = 1 ]; then
+			build_guest "$v"
+		else
+			log "making the $v kernel's guest beside the running suite (niced; its output prefixed [$v])"
+			build_guest "$v" 19 prefix
+		fi
+		first=0
+		built "$v" || continue
 		: >"$bd/guest.tap"
 		QUIET=1 boot_suite "$v" >"$bd/run.log" 2>&1 &
 		bp=$!
@@ -219,14 +249,25 @@ if [ "$nk" -gt 1 ] && [ "$(nproc)" -ge 2 ] && [ "${SERIAL:-0}" != 1 ]; then
 	done
 	for p in $pids; do wait "$p"; done
 	sleep 1
-	for v in $kernels; do sed "s/^/[$v] /" "$(kdir "$v")/run.log" >&2; done
+	for v in $order; do built "$v" && sed "s/^/[$v] /" "$(kdir "$v")/run.log" >&2; done
 else
 	for v in $kernels; do
+		build_guest "$v"
+		built "$v" || continue
 		log "guest suite on the $v kernel: one boot, console streamed below (saved in ${rel}$( [ $v = normal ] || echo "/$v")/console.log)"
 		boot_suite "$v"
 	done
 fi
-for v in $kernels; do suite_on "$v"; done
+for v in $kernels; do
+	if built "$v"; then
+		suite_on "$v"
+	else
+		if [ "$v" = normal ]; then label=guest; else label="guest $v"; fi
+		d=$(kdir "$v")
+		emit not-ok "$label: make $(cat "$d/.buildtarget")" "exit $(cat "$d/.buildrc" 2>/dev/null) (see ${d#"$TOP"/}/build.log): nothing booted"
+		tail -n 10 "$d/build.log" | sed 's/^/# /' >>"$report.body"
+	fi
+done
 
 # Host checks over the normal boot's results.
 case " $kernels " in
@@ -251,6 +292,6 @@ done
 rm -f "$report.body"
 echo
 cat "$report"
-log "total $(elapsed "$tall") s (guest boots and suites:$(for v in $kernels; do d=$res; [ $v = normal ] || d=$res/$v; printf ' %s %s s' "$v" "$(cat "$d/.guest-seconds" 2>/dev/null)"; done))"
+log "total $(elapsed "$tall") s (guest boots and suites:$(for v in $kernels; do d=$res; [ $v = normal ] || d=$res/$v; if [ -f "$d/.guest-seconds" ]; then printf ' %s %s s' "$v" "$(cat "$d/.guest-seconds")"; else printf ' %s not booted' "$v"; fi; done))"
 echo "$pass passed, $failn failed, $skipn skipped"
 [ "$failn" -eq 0 ]
