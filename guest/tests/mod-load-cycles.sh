@@ -7,7 +7,7 @@
 #   kernel lockdep, KASAN and the rest watch); after the last load the 21
 #   event counts equal the trace again (lib/vs-trace.sh); on the debug
 #   kernel kmemleak then finds nothing unreferenced. In make test (CI) the
-#   debug kernel runs 100 of the 1,000 (MMPREEMPT_DEBUG_SUITE=ci): a cycle
+#   debug kernel runs 50 of the 1,000 (MMPREEMPT_DEBUG_SUITE=ci): a cycle
 #   there costs 0.55 s with the other vCPU idle but 2.7 s with it only
 #   spinning in user space (measured 2026-12-03): under TCG's round robin
 #   most of a cycle waits on the busy vCPU, and 1,000 take about 45 min.
@@ -31,7 +31,7 @@ leaks=0 cycles=100 share=""
 if kconfig CONFIG_DEBUG_KMEMLEAK; then
 	leaks=1 cycles=1000
 	if [ "${MMPREEMPT_DEBUG_SUITE:-full}" = ci ]; then
-		cycles=100 share=" (make test's share: make test-debug runs 1,000)"
+		cycles=50 share=" (make test's share: make test-debug runs 1,000)"
 	fi
 fi
 [ -n "${MMPREEMPT_CYCLES:-}" ] && cycles=$MMPREEMPT_CYCLES share=" (MMPREEMPT_CYCLES)"

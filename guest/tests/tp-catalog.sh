@@ -3,7 +3,7 @@
 #   tracefs with exactly the documented fields, and tracefs has no event in
 #   the four systems that EVENTS.md leaves out
 # requires: tracepoints/EVENTS.md with "### system:event" and "Fields:" lines
-# timeout: 20
+# timeout: 60
 . "$(dirname "$0")/lib/common.sh"
 doc=$REPO/tracepoints/EVENTS.md
 [ -f "$doc" ] || fail "no $doc"

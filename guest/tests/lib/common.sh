@@ -23,3 +23,13 @@ need_ksm() {
 	[ -e /sys/kernel/mm/ksm/run ] ||
 		skip "no KSM in this kernel (CONFIG_KSM=n: the debug kernel, built so to prove SERIES.md row 5)"
 }
+
+# debug_ci: true on the debug kernel in make test's share of the suite
+# (MMPREEMPT_DEBUG_SUITE=ci), where a test may run fewer rounds of the same
+# checks (saying so); make test-debug runs them all.
+debug_ci() {
+	case $(uname -r) in
+	*-debug) [ "${MMPREEMPT_DEBUG_SUITE:-full}" = ci ] ;;
+	*) return 1 ;;
+	esac
+}
