@@ -12,7 +12,7 @@ DBUILD := $(BUILD)/debug
 # record and view read WORKLOAD ARGS EVENTS BPF NAME OUT RUN from the
 # environment: make puts variables given on its command line there.
 .PHONY: help deps kernel module module-only workloads report-tool rootfs guest run record view test demo bisect clean distclean \
-	kernel-debug module-debug guest-debug test-debug
+	kernel-debug module-debug guest-debug test-debug sparc64 sparc64-stock bench-sparc64
 
 help:
 	@echo "mmpreempt: trace the mm locks of the 'mm: preemptibility' series in a QEMU guest"
@@ -38,6 +38,9 @@ help:
 	@echo "                  1,000 load cycles; slow (see HOWTO.md, The debug kernel)"
 	@echo "  make kernel-debug, make module-debug, make guest-debug"
 	@echo "                  the debug kernel (guest/kernel-debug.config) and what it boots"
+	@echo "  make sparc64    the series cross-built for sparc64 and its guest's programs;"
+	@echo "                  guest/run-sparc64.sh boots it (make test runs it too)"
+	@echo "  make bench-sparc64  gup_test on sparc64: stock 6.1 against the series"
 	@echo "  make bisect     every patch of both series, in order, builds and boots (slow)"
 	@echo "  make clean      remove build/ and results/ (the cache stays)"
 	@echo "  make distclean  clean, and remove the cache too ($(CACHE))"
@@ -108,6 +111,17 @@ guest-debug:
 	@cp $(BUILD)/bin/* $(DBUILD)/bin/ && cp $(CACHE)/kernel/current-debug/gup_test $(DBUILD)/bin/
 	@$(MAKE) --no-print-directory module-debug
 
+# The sparc64 guest: the patched tree cross-built (guest/kernel-sparc64.sh)
+# and the programs its initramfs runs (guest/sparc64/); sparc64-stock is the
+# same kernel config on the unpatched tree, the GUP-fast comparison's baseline.
+sparc64 sparc64-stock:
+	@mkdir -p $(CACHE) && flock $(CACHE)/.kernel.lock env VARIANT=$@ guest/kernel-sparc64.sh >/dev/null
+	@$(MAKE) --no-print-directory -C guest/sparc64 OUT=$(BUILD)/sparc64 KSRC=$(CACHE)/src/linux
+
+# GUP-fast on sparc64, stock 6.1 against the series (bench/gup-fast-sparc64.sh)
+bench-sparc64: deps sparc64 sparc64-stock
+	@bench/gup-fast-sparc64.sh
+
 # $(value CMD): the command exactly as given, "$" and all, quoted for sh.
 run: guest
 	@guest/run.sh -- '$(subst ','\'',$(value CMD))'
@@ -118,13 +132,14 @@ record: guest
 view:
 	@guest/view.sh
 
-# The suite on the kernels of KERNELS (normal, debug or both; CI runs both).
+# The suite on the kernels of KERNELS (normal, debug, sparc64; CI runs all).
 # guest/test.sh makes each kernel's guest itself: the debug one first, so its
 # suite (the longer) runs while the normal kernel builds on the core it
 # leaves. On the debug kernel `make test` runs CI's share of the suite:
-# the tests marked "# debug-ci: skip" are skipped, each saying why, and 100
-# load cycles stand for 1,000 (HOWTO.md, "The debug kernel").
-KERNELS ?= normal debug
+# the tests marked "# debug-ci: skip" are skipped, each saying why, 50 load
+# cycles stand for 1,000 and two proofs run fewer rounds (HOWTO.md, "The
+# debug kernel").
+KERNELS ?= normal debug sparc64
 DEBUG_SUITE ?= ci
 test: deps
 	@T='$(T)' KERNELS='$(KERNELS)' DEBUG_SUITE='$(DEBUG_SUITE)' guest/test.sh

@@ -5,10 +5,12 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# kernel build | guest | trace reading, reports, plots | kernelshark
+# kernel build | guest | sparc64 cross build and guest (OpenBIOS is in
+# qemu-system-data) | trace reading, reports, plots | kernelshark
 # screenshots (Xvfb, xwd, xwininfo, netpbm) | checks
 pkgs="linux-source-6.1 gcc make bc bison flex libelf-dev libssl-dev ccache cpio xz-utils git perl
 qemu-system-x86 debootstrap e2fsprogs
+gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-system-sparc qemu-system-data
 trace-cmd kernelshark libtracecmd-dev libtraceevent-dev libtracefs-dev gnuplot-nox pkg-config
 xvfb x11-apps x11-utils netpbm
 ca-certificates"

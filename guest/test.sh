@@ -1,25 +1,27 @@
 #!/bin/sh
 # test.sh: the whole suite. Makes each kernel's guest (make guest,
-# make guest-debug), then one guest boot per kernel (KERNELS, default
-# "normal") runs guest/tests/*.sh under guest/ktap.sh; then the host
-# checks in guest/host-tests/*.sh read what the normal kernel's boot left in
-# the results folder (RESULTS, default results/test; the debug boot's results
-# are in its debug/ subfolder). Prints one KTAP report over all of it, each
-# guest result named for its kernel ("guest:" normal, "guest debug:" the
-# debug kernel), and ends with "N passed, N failed, N skipped" alone on a
-# line; exits 1 on any failure.
+# make guest-debug, make sparc64), then one guest boot per kernel (KERNELS,
+# default "normal"): the x86 ones run guest/tests/*.sh under guest/ktap.sh,
+# the sparc64 one the programs of guest/sparc64/list (guest/run-sparc64.sh);
+# then the host checks in guest/host-tests/*.sh read what the normal
+# kernel's boot left in the results folder (RESULTS, default results/test;
+# the other boots' results are in its debug/ and sparc64/ subfolders).
+# Prints one KTAP report over all of it, each guest result named for its
+# kernel ("guest:" normal, "guest debug:", "guest sparc64:"), and ends with
+# "N passed, N failed, N skipped" alone on a line; exits 1 on any failure.
 # A guest test that was planned but never reported (the guest died) is failed.
 # The suite's tests are listed in guest/expected-tests: a listed test without
 # its file, or a test file not listed, is a failure.
-# T="name ...": only those guest tests (the host checks always run); a name
-# that is no guest test is an error, before anything boots.
-# KERNELS=normal | debug | "normal debug": which kernels boot. With two, the
-# debug kernel is made and boots first, and the normal one is made beside its
-# suite and then boots beside it, unless SERIAL=1 (one after the other).
-# A kernel whose make fails is a failed result; the other still runs.
+# T="name ...": only those x86 guest tests (the host checks always run, the
+# sparc64 list is whole); a name that is no guest test is an error, before
+# anything boots.
+# KERNELS: any of normal, debug, sparc64. With more than one, they are made
+# and booted as a pipeline: the debug kernel first, each next one made beside
+# the running suites and booted when made, unless SERIAL=1 (one after the
+# other). A kernel whose make fails is a failed result; the others still run.
 # DEBUG_SUITE=ci | full (default full): on the debug kernel, ci skips the
-# tests marked "# debug-ci: skip WHY" and runs fewer load cycles (make test,
-# which CI runs); full runs everything (make test-debug).
+# tests marked "# debug-ci: skip WHY" and runs fewer load cycles and proof
+# rounds (make test, which CI runs); full runs everything (make test-debug).
 # RESULTS=dir: where this run's results go (emptied first), so that two runs
 # in one tree do not clash.
 set -u
@@ -49,7 +51,7 @@ fi
 
 kernels=${KERNELS:-normal}
 for v in $kernels; do
-	case $v in normal|debug) ;; *) die "KERNELS: '$v' is no kernel (normal, debug)" ;; esac
+	case $v in normal|debug|sparc64) ;; *) die "KERNELS: '$v' is no kernel (normal, debug, sparc64)" ;; esac
 done
 [ -n "$(printf '%s' "$kernels" | tr -d ' ')" ] || die "KERNELS='$KERNELS' selects no kernel"
 dsuite=${DEBUG_SUITE:-full}
@@ -57,6 +59,7 @@ case $dsuite in ci|full) ;; *) die "DEBUG_SUITE: '$dsuite' is neither ci nor ful
 
 rm -rf "$res"
 mkdir -p "$res"
+normal_pid=""
 : >"$res/.mmpreempt-test"
 rel=${res#"$TOP"/}
 
@@ -118,8 +121,17 @@ boot_suite() {
 	case $1:$dsuite in
 	debug:full) btmo=${TIMEOUT:-10800} ;;
 	debug:*) btmo=${TIMEOUT:-4800} ;;
+	sparc64:*) btmo=${TIMEOUT:-900} ;;
 	*) btmo=${TIMEOUT:-2400} ;;
 	esac
+	# sparc64: its own runner and test list (guest/sparc64/list); T does
+	# not select there
+	if [ "$1" = sparc64 ]; then
+		TIMEOUT=$btmo VARIANT=sparc64 QUIET=1 "$TOP/guest/run-sparc64.sh" -r "$bd" || brc=$?
+		echo "$brc" >"$bd/.runrc"
+		elapsed "$bt0" >"$bd/.guest-seconds"
+		return
+	fi
 	TIMEOUT=$btmo VARIANT=$1 ART="" QUIET_KERNEL=${QUIET_KERNEL-quiet} "$TOP/guest/run.sh" -r "$bd" -- \
 		"MMPREEMPT_ONLY='${T:-}' MMPREEMPT_DEBUG_SUITE=$dsuite sh /mnt/repo/guest/ktap.sh /mnt/repo/guest/tests /mnt/results/tests | tee /mnt/results/guest.tap" || brc=$?
 	echo "$brc" >"$bd/.runrc"
@@ -209,7 +221,7 @@ nl='
 build_guest() {
 	bd=$(kdir "$1")
 	mkdir -p "$bd"
-	if [ "$1" = normal ]; then tgt=guest; else tgt=guest-debug; fi
+	case $1 in normal) tgt=guest ;; debug) tgt=guest-debug ;; *) tgt=$1 ;; esac
 	t0=$(date +%s)
 	{ nice -n "${2:-0}" ${MAKE:-make} --no-print-directory -C "$TOP" $tgt 2>&1; echo $? >"$bd/.buildrc"; } |
 		tee "$bd/build.log" | sed -u "${3:+s/^/[$1] /}"
@@ -217,6 +229,15 @@ build_guest() {
 	log "make $tgt: exit $(cat "$bd/.buildrc"), $(elapsed "$t0") s"
 }
 built() { [ "$(cat "$(kdir "$1")/.buildrc" 2>/dev/null)" = 0 ]; }
+
+# run_host FILE: one host check, its output in host-NAME.log and its exit
+# status in host-NAME.rc.
+run_host() {
+	hn=$(basename "$1" .sh)
+	hrc=0
+	MMPREEMPT_RESULTS=$res MMPREEMPT_TOP=$TOP TOP=$TOP CACHE=$CACHE sh "$1" >"$res/host-$hn.log" 2>&1 </dev/null || hrc=$?
+	echo "$hrc" >"$res/host-$hn.rc"
+}
 
 tall=$(date +%s)
 # Two kernels are made and booted as a pipeline: QEMU's TCG runs a guest on
@@ -226,8 +247,8 @@ tall=$(date +%s)
 # they come, prefixed with its kernel.
 nk=$(echo $kernels | wc -w)
 if [ "$nk" -gt 1 ] && [ "$(nproc)" -ge 2 ] && [ "${SERIAL:-0}" != 1 ]; then
-	order=$(for v in debug normal; do case " $kernels " in *" $v "*) echo $v ;; esac; done)
-	log "kernels $(echo $order | sed 's/ / then /'): each boots its suite once made, beside the next one's build; consoles in $rel/console.log and $rel/debug/console.log"
+	order=$(for v in debug normal sparc64; do case " $kernels " in *" $v "*) echo $v ;; esac; done)
+	log "kernels $(echo $order | sed 's/ / then /g'): each boots its suite once made, beside the next one's build; consoles in $rel/console.log and $rel/KERNEL/console.log"
 	pids=""
 	first=1
 	for v in $order; do
@@ -245,8 +266,22 @@ if [ "$nk" -gt 1 ] && [ "$(nproc)" -ge 2 ] && [ "${SERIAL:-0}" != 1 ]; then
 		QUIET=1 boot_suite "$v" >"$bd/run.log" 2>&1 &
 		bp=$!
 		pids="$pids $bp"
+		[ "$v" = normal ] && normal_pid=$bp
 		tail -n +1 -f --pid="$bp" "$bd/guest.tap" 2>/dev/null | sed -u "s/^/[$v] /" &
 	done
+	# The host checks read only the normal boot's results: they run as soon
+	# as it is over, beside the suites still running.
+	# (The boot's end is its .runrc: a finished boot stays a zombie, alive
+	# to kill -0, until the wait below reaps it.)
+	if [ -n "$normal_pid" ]; then
+		(
+			while [ ! -f "$res/.runrc" ] && kill -0 "$normal_pid" 2>/dev/null; do sleep 5; done
+			: >"$res/.hosts-started"
+			for t in "$TOP"/guest/host-tests/*.sh; do [ -f "$t" ] && run_host "$t"; done
+			log "host checks done, beside the suites"
+		) &
+		pids="$pids $!"
+	fi
 	for p in $pids; do wait "$p"; done
 	sleep 1
 	for v in $order; do built "$v" && sed "s/^/[$v] /" "$(kdir "$v")/run.log" >&2; done
@@ -278,8 +313,11 @@ for t in $hosts; do
 	[ -f "$t" ] || continue
 	name=$(basename "$t" .sh)
 	logf=$res/host-$name.log
-	MMPREEMPT_RESULTS=$res MMPREEMPT_TOP=$TOP TOP=$TOP CACHE=$CACHE sh "$t" >"$logf" 2>&1 </dev/null
-	rc=$?
+	if [ ! -f "$res/host-$name.rc" ]; then
+		[ -f "$res/.hosts-started" ] && log "host check $name: no result from the run beside the suites; running it now"
+		run_host "$t"
+	fi
+	rc=$(cat "$res/host-$name.rc")
 	case $rc in
 	0) emit ok "host: $name" ;;
 	4) emit ok "host: $name" "SKIP $(sed -n 's/^SKIP: *//p' "$logf" | tail -n 1)" ;;
