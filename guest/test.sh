@@ -106,6 +106,7 @@ else
 fi
 
 kdir() { if [ "$1" = normal ]; then echo "$res"; else echo "$res/$1"; fi; }
+label_of() { if [ "$1" = normal ]; then echo guest; else echo "guest $1"; fi; }
 
 # boot_suite V: one boot of kernel V running the guest suite into its folder;
 # the run's status and time are left in the folder.
@@ -143,7 +144,7 @@ boot_suite() {
 suite_on() {
 	v=$1
 	dir=$(kdir "$v")
-	if [ "$v" = normal ]; then label=guest; else label="guest $v"; fi
+	label=$(label_of "$v")
 	drel=${dir#"$TOP"/}
 	runrc=$(cat "$dir/.runrc" 2>/dev/null || echo 125)
 	guest_secs=$(cat "$dir/.guest-seconds" 2>/dev/null || echo 0)
@@ -241,11 +242,11 @@ run_host() {
 }
 
 tall=$(date +%s)
-# Two kernels are made and booted as a pipeline: QEMU's TCG runs a guest on
-# one host thread, so while the debug kernel's suite (the longer one) runs,
-# the normal kernel builds on the other core (niced, so that the guest keeps
-# its core), then its suite boots there. Each guest's results are shown as
-# they come, prefixed with its kernel.
+# The kernels are made and booted as a pipeline: QEMU's TCG runs a guest on
+# one host thread, so while the debug kernel's suite (the longest) runs, the
+# others build on the other core (niced, so that the guests keep theirs) and
+# boot there when made. Each guest's results are shown as they come,
+# prefixed with its kernel.
 nk=$(echo $kernels | wc -w)
 if [ "$nk" -gt 1 ] && [ "$(nproc)" -ge 2 ] && [ "${SERIAL:-0}" != 1 ]; then
 	order=$(for v in debug normal sparc64; do case " $kernels " in *" $v "*) echo $v ;; esac; done)
@@ -298,7 +299,7 @@ for v in $kernels; do
 	if built "$v"; then
 		suite_on "$v"
 	else
-		if [ "$v" = normal ]; then label=guest; else label="guest $v"; fi
+		label=$(label_of "$v")
 		d=$(kdir "$v")
 		emit not-ok "$label: make $(cat "$d/.buildtarget")" "exit $(cat "$d/.buildrc" 2>/dev/null) (see ${d#"$TOP"/}/build.log): nothing booted"
 		tail -n 10 "$d/build.log" | sed 's/^/# /' >>"$report.body"
@@ -331,6 +332,6 @@ done
 rm -f "$report.body"
 echo
 cat "$report"
-log "total $(elapsed "$tall") s (guest boots and suites:$(for v in $kernels; do d=$res; [ $v = normal ] || d=$res/$v; if [ -f "$d/.guest-seconds" ]; then printf ' %s %s s' "$v" "$(cat "$d/.guest-seconds")"; else printf ' %s not booted' "$v"; fi; done))"
+log "total $(elapsed "$tall") s (guest boots and suites:$(for v in $kernels; do d=$(kdir "$v"); if [ -f "$d/.guest-seconds" ]; then printf ' %s %s s' "$v" "$(cat "$d/.guest-seconds")"; else printf ' %s not booted' "$v"; fi; done))"
 echo "$pass passed, $failn failed, $skipn skipped"
 [ "$failn" -eq 0 ]
