@@ -4,16 +4,29 @@ set -eu
 DBG=/sys/kernel/debug
 EV=/sys/kernel/tracing/events/anon_vma
 N=${N:-100000}
+MOD=/mnt/art/mmpreempt.ko
 insmod /mnt/art/modules/event_bench.ko
-insmod /mnt/art/mmpreempt.ko
-echo 0 >$DBG/mmpreempt/enable
 run() { echo "$N" >$DBG/event_bench; cat $DBG/event_bench; }
-off=0 mod=0 ft=0 r=0
+# with_module NAME PARAMS...: one run with mmpreempt.ko loaded so, added to
+# the total of NAME; the module's own counters must equal the events fired
+with_module() {
+	name=$1
+	shift
+	insmod $MOD "$@"
+	t=$(run)
+	got=$(awk '$1 == "events.anon_vma_lock_released" { print $2 }' $DBG/mmpreempt/stats)
+	[ "$got" -ge "$N" ] || { echo "module $*: counted $got of the $N releases fired" >&2; exit 1; }
+	untracked=$((untracked + $(awk '$1 ~ /^holds.untracked/ { s += $2 } END { print s + 0 }' $DBG/mmpreempt/stats)))
+	clock=$(awk '$1 == "clock.tsc" { print $2 ? "tsc" : "mono_fast" }' $DBG/mmpreempt/stats)
+	rmmod mmpreempt
+	eval "$name=\$((\$$name + t))"
+}
+off=0 timed=0 notop=0 counting=0 ft=0 r=0 untracked=0
 while [ $r -lt "$ROUNDS" ]; do
 	off=$((off + $(run)))
-	echo 1 >$DBG/mmpreempt/enable
-	mod=$((mod + $(run)))
-	echo 0 >$DBG/mmpreempt/enable
+	with_module timed
+	with_module notop top=0
+	with_module counting mode=counting
 	for e in anon_vma_lock_start anon_vma_lock_acquired anon_vma_lock_released; do
 		echo 1 >$EV/$e/enable
 	done
@@ -24,12 +37,14 @@ while [ $r -lt "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 ev=$((3 * N * ROUNDS))
-untracked=$(awk '$1 ~ /^holds.untracked/ { s += $2 } END { print s + 0 }' $DBG/mmpreempt/stats)
-echo "rounds $ROUNDS x $N x 3 anon_vma lock events, fired from a loop with preemption off"
-echo "(icount: one guest ns per instruction, so ns-equivalents are instruction counts)"
-awk -v off="$off" -v mod="$mod" -v ft="$ft" -v ev="$ev" 'BEGIN {
-	printf "events off (static branch + loop): %.1f ns-equivalent per event\n", off / ev
-	printf "mmpreempt.ko attached:             %.1f ns-equivalent per event (%.1f above off)\n", mod / ev, (mod - off) / ev
-	printf "ftrace ring buffer:                %.1f ns-equivalent per event (%.1f above off)\n", ft / ev, (ft - off) / ev
+echo "rounds $ROUNDS x $N x 3 anon_vma lock events (start, acquired contended, released), fired from a loop with preemption off"
+echo "units: instructions per event (icount: one guest ns per instruction); clock: $clock"
+awk -v off="$off" -v t="$timed" -v nt="$notop" -v c="$counting" -v ft="$ft" -v ev="$ev" 'BEGIN {
+	printf "%-34s %8s %12s\n", "configuration", "per_event", "above_off"
+	printf "%-34s %8.1f %12s\n", "events off (static branch + loop)", off / ev, "-"
+	printf "%-34s %8.1f %12.1f\n", "mmpreempt.ko mode=timed (default)", t / ev, (t - off) / ev
+	printf "%-34s %8.1f %12.1f\n", "mmpreempt.ko mode=timed top=0", nt / ev, (nt - off) / ev
+	printf "%-34s %8.1f %12.1f\n", "mmpreempt.ko mode=counting", c / ev, (c - off) / ev
+	printf "%-34s %8.1f %12.1f\n", "ftrace ring buffer", ft / ev, (ft - off) / ev
 }'
-echo "holds untracked during the run: $untracked"
+echo "holds untracked during the module runs: $untracked"

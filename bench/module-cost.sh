@@ -4,9 +4,10 @@
 #
 # MEASURES: event_bench.ko (guest/testmods) fires N rounds of the three
 #   anon_vma lock events in a loop; timed by the guest clock with the events
-#   off, with mmpreempt.ko attached, and into the ftrace buffer, interleaved
-#   over ROUNDS rounds. Cost per event = time / events; above off = the
-#   probe path itself.
+#   off, with mmpreempt.ko loaded in each mode (timed, timed top=0,
+#   counting), and into the ftrace buffer, interleaved over ROUNDS rounds.
+#   Cost per event = time / events; above off = the tracepoint's call and
+#   the probe itself.
 # NEEDS: make kernel module rootfs. Boots with ICOUNT=1 (TCG,
 #   -icount shift=0: one guest nanosecond per instruction, so the figures
 #   are instruction counts, reproducible, not real-hardware latencies), SMP=1.

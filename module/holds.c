@@ -2,147 +2,89 @@
 /*
  * Waits and holds in flight. The locks traced here are sleeping locks: a
  * holder may be preempted, sleep and migrate between acquire and release,
- * so a hold is keyed by (task, lock, kind, mode), not by CPU. The table is
- * allocated once at load (hold_slots entries) in buckets of eight, each with
- * its own lock, so two CPUs only meet on a bucket when their keys collide.
- * A full bucket is counted by the caller as untracked, never dropped
- * silently. Concurrent readers of one rwsem are distinct tasks: distinct
- * keys. The bucket locks leave interrupts on: every traced lock is a
- * sleeping lock and every gather runs in process context, so no probe can
- * run in an interrupt that lands inside a bucket's critical section.
+ * so an interval is keyed by (task, lock, kind, mode), not by CPU.
+ *
+ * The table is open-addressed and lock-free (its fast path is inline, in
+ * mmpreempt.h): a key may live in any of MMP_FLIGHT_PROBE slots from its
+ * hash. A task claims a free slot with one cmpxchg on its task field; from
+ * then on only that task reads or writes the slot, so the wait slot becomes
+ * the hold slot in place and the release is one store. Other tasks only
+ * ever read a claimed slot's task field. A task is never in two probes at
+ * once (probes run with preemption disabled), so a task's own slots need no
+ * further ordering. When all those slots are taken the caller counts the
+ * interval untracked: never dropped silently. An interval whose end event
+ * never came would stay claimed: holds.in_flight, read when nothing runs,
+ * shows it (the paired events make it impossible short of a bug).
  */
-#include <linux/hash.h>
-#include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 
 #include "mmpreempt.h"
 
-#define BUCKET_SLOTS 8
+struct mmp_flight *mmp_flights;
+unsigned int mmp_flight_bits;
 
-struct hold {
-	const void *task;
-	const void *obj;
-	u64 t0;
-	u8 kind;
-	u8 write;
-	u8 used;
-};
-
-struct bucket {
-	raw_spinlock_t lock;
-	struct hold slot[BUCKET_SLOTS];
-};
-
-static struct bucket *buckets;
-static unsigned int nr_buckets;	/* a power of two */
-static atomic_t in_flight;
-
-static struct bucket *bucket_of(const void *task, const void *obj, int kind)
+static struct mmp_flight *slot_at(unsigned int home, unsigned int i)
 {
-	unsigned long h = (unsigned long)task ^ ((unsigned long)obj * 31) ^ kind;
-
-	return &buckets[hash_long(h, ilog2(nr_buckets))];
+	return &mmp_flights[(home + i) & ((1U << mmp_flight_bits) - 1)];
 }
 
-static bool match(const struct hold *s, const void *task, const void *obj,
-		  int kind, bool write)
+/* mmp_flight_begin() past a taken home slot */
+struct mmp_flight *mmp_flight_begin_probing(unsigned int home,
+					    const void *obj, unsigned int km)
 {
-	return s->used && s->task == task && s->obj == obj && s->kind == kind &&
-	       s->write == write;
-}
+	unsigned int i;
 
-/* Starts (or restarts) a timed interval; false when there is no room. */
-bool mmp_hold_begin(const void *task, const void *obj, int kind, bool write,
-		    u64 now)
-{
-	struct bucket *b = bucket_of(task, obj, kind);
-	struct hold *free = NULL;
-	int i;
+	for (i = 1; i < MMP_FLIGHT_PROBE; i++) {
+		struct mmp_flight *f = slot_at(home, i);
 
-	raw_spin_lock(&b->lock);
-	for (i = 0; i < BUCKET_SLOTS; i++) {
-		struct hold *s = &b->slot[i];
-
-		if (match(s, task, obj, kind, write)) {
-			free = s;	/* a stale interval of ours: reuse it */
-			break;
-		}
-		if (!s->used && !free)
-			free = s;
+		if (mmp_flight_claim(f, obj, km))
+			return f;
 	}
-	if (free) {
-		if (!free->used)
-			atomic_inc(&in_flight);
-		free->task = task;
-		free->obj = obj;
-		free->kind = kind;
-		free->write = write;
-		free->t0 = now;
-		free->used = 1;
-	}
-	raw_spin_unlock(&b->lock);
-	return free;
+	return NULL;
 }
 
-/* Ends an interval, giving its start in @t0; false when none was open. */
-bool mmp_hold_end(const void *task, const void *obj, int kind, bool write,
-		  u64 *t0)
+/* mmp_flight_find() past a home slot that is not the interval's */
+struct mmp_flight *mmp_flight_find_probing(unsigned int home,
+					   const void *obj, unsigned int km)
 {
-	struct bucket *b = bucket_of(task, obj, kind);
-	bool found = false;
-	int i;
+	unsigned int i;
 
-	raw_spin_lock(&b->lock);
-	for (i = 0; i < BUCKET_SLOTS; i++) {
-		struct hold *s = &b->slot[i];
+	for (i = 1; i < MMP_FLIGHT_PROBE; i++) {
+		struct mmp_flight *f = slot_at(home, i);
 
-		if (match(s, task, obj, kind, write)) {
-			*t0 = s->t0;
-			s->used = 0;
-			atomic_dec(&in_flight);
-			found = true;
-			break;
-		}
+		if (mmp_flight_is(f, obj, km))
+			return f;
 	}
-	raw_spin_unlock(&b->lock);
-	return found;
+	return NULL;
 }
 
+/* A count for the stats file: the fast path keeps none. */
 unsigned int mmp_holds_in_flight(void)
 {
-	return atomic_read(&in_flight);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < 1U << mmp_flight_bits; i++)
+		n += !!READ_ONCE(mmp_flights[i].task);
+	return n;
 }
 
-/* Forgets every interval in flight (reset, or probes attached anew). */
+/* Forgets every interval; only while no probe is attached. */
 void mmp_holds_clear(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < nr_buckets; i++) {
-		raw_spin_lock(&buckets[i].lock);
-		memset(buckets[i].slot, 0, sizeof(buckets[i].slot));
-		raw_spin_unlock(&buckets[i].lock);
-	}
-	atomic_set(&in_flight, 0);
+	memset(mmp_flights, 0, array_size(1U << mmp_flight_bits,
+					  sizeof(*mmp_flights)));
 }
 
-int mmp_holds_init(unsigned int slots)
+int mmp_holds_init(unsigned int nr)
 {
-	unsigned int i;
-
-	/* slots is validated at load: at least two buckets, a power of two */
-	nr_buckets = slots / BUCKET_SLOTS;
-	buckets = vzalloc(array_size(nr_buckets, sizeof(*buckets)));
-	if (!buckets)
-		return -ENOMEM;
-	for (i = 0; i < nr_buckets; i++)
-		raw_spin_lock_init(&buckets[i].lock);
-	return 0;
+	/* nr is validated at load: a power of two */
+	mmp_flight_bits = ilog2(nr);
+	mmp_flights = vzalloc(array_size(nr, sizeof(*mmp_flights)));
+	return mmp_flights ? 0 : -ENOMEM;
 }
 
 void mmp_holds_exit(void)
 {
-	vfree(buckets);
-	buckets = NULL;
+	vfree(mmp_flights);
+	mmp_flights = NULL;
 }

@@ -9,7 +9,8 @@
  *   reset           w   1 zeroes every counter and histogram
  *   stats           r   "name value" lines
  *   hist/           r   log2 histograms, in the layout of bpftrace's hist()
- *   top             r   the root anon_vmas with the most hold time
+ *   top             r   the root anon_vmas with the most hold time (timed
+ *                       mode with top=1, the default)
  *   take_all_locks  rw  write a pid: mm_take_all_locks() on its mm
  *   test_hold_i_mmap w  write N: hold an i_mmap lock N ms (a test trigger)
  * Anything else written to a file is refused with -EINVAL.
@@ -32,6 +33,15 @@ static unsigned int top_slots = 4096;
 module_param(top_slots, uint, 0444);
 MODULE_PARM_DESC(top_slots,
 		 "root anon_vmas tracked for 'top': a power of two, 16 to 2^20 (default 4096)");
+
+static char mode[16] = "timed";
+module_param_string(mode, mode, sizeof(mode), 0444);
+MODULE_PARM_DESC(mode,
+		 "timed (counts, waits, holds, histograms; the default) or counting (counts only, no clock, no hold table)");
+
+static bool top = true;
+module_param(top, bool, 0444);
+MODULE_PARM_DESC(top, "keep per root anon_vma totals for 'top' (default 1)");
 
 static unsigned int top_n = 20;
 module_param(top_n, uint, 0444);
@@ -83,6 +93,10 @@ static int check_params(void)
 {
 	int ret = check_slots("hold_slots", hold_slots);
 
+	if (!ret && strcmp(mode, "timed") && strcmp(mode, "counting")) {
+		pr_err("mmpreempt: mode=%s: must be timed or counting\n", mode);
+		ret = -EINVAL;
+	}
 	if (!ret)
 		ret = check_slots("top_slots", top_slots);
 	if (!ret && (top_n < 1 || top_n > top_slots)) {
@@ -206,6 +220,12 @@ static int __init mmpreempt_init(void)
 
 	if (ret)
 		return ret;	/* check_params() said which */
+	/* the keys are this module's own: each load starts from their defaults */
+	if (!strcmp(mode, "counting"))
+		static_branch_disable(&mmp_timed);
+	if (!top || !strcmp(mode, "counting"))	/* nothing to total when counting */
+		static_branch_disable(&mmp_top_on);
+	mmp_clock_init();
 	ret = mmp_stats_init();
 	what = "allocating the statistics";
 	if (!ret) {

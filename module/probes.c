@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The probes. They run inside the tracepoints, with preemption disabled:
- * per-CPU counters only, no allocation; the hold table and the top table
- * take a bucket lock, shared only by colliding keys.
+ * The probes. They run inside the tracepoints, with preemption disabled,
+ * in process context only (every traced lock sleeps, every gather runs in
+ * a task): they write this CPU's live statistics with plain increments and
+ * touch only their own task's slots of the in-flight table. One clock read
+ * per event; none, and no table, in the counting twins (mode=counting). The lock events keep
+ * no raw count of their own: the stats file derives it from the per kind
+ * and mode counters, one of which each such event increments.
  */
 #include <linux/sched.h>
-#include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 
 #include <trace/events/anon_vma.h>
@@ -15,135 +18,164 @@
 
 #include "mmpreempt.h"
 
-static void count(enum mmp_event ev)
+DEFINE_STATIC_KEY_TRUE(mmp_timed);	/* read at registration only */
+
+static __always_inline unsigned int km_of(int kind, bool write)
 {
-	this_cpu_inc(mmp_pcpu->ev[ev]);
+	return kind << 1 | write;
 }
 
 /*
- * Every probe reads the clock first, so that a wait or hold excludes the
- * probe's own work as far as it can. A start event comes only from an
- * acquisition that found the lock taken, so every wait timed here is one
- * the lock imposed.
+ * A start event comes only from an acquisition that found the lock taken,
+ * so every wait timed here is one the lock imposed. The clock is read
+ * after the slot is claimed, and first thing in the events that end an
+ * interval, so that an interval excludes the probe's own work.
  */
-static void on_lock_start(int kind, const void *lock, bool write)
+static __always_inline void on_lock_start(struct mmp_stat *p, int kind,
+					  const void *lock, bool write)
 {
-	u64 now = ktime_get_ns();
+	struct mmp_flight *f;
 
-	this_cpu_inc(mmp_pcpu->lock[kind][write].started);
-	if (!mmp_hold_begin(current, lock, kind, write, now))
-		this_cpu_inc(mmp_pcpu->untracked_table_full);
+	p->lock[kind][write].started++;
+	f = mmp_flight_begin(lock, km_of(kind, write));
+	if (!f) {
+		p->untracked_table_full++;
+		return;
+	}
+	f->t0 = mmp_now();
 }
 
-static void on_lock_acquired(int kind, const void *lock, bool write,
-			     bool success, bool contended)
+/* The wait slot becomes the hold slot in place: no second claim. */
+static __always_inline void on_lock_acquired(struct mmp_stat *p, int kind,
+					     const void *lock, bool write,
+					     bool success, bool contended)
 {
-	u64 now = ktime_get_ns(), t0, wait;
-	struct mmp_pcpu *p = this_cpu_ptr(mmp_pcpu);
 	struct mmp_lockstat *l = &p->lock[kind][write];
+	struct mmp_flight *f = NULL;
+	u64 now = mmp_now(), wait = 0;
 
 	if (contended) {
 		l->contended++;
-		if (mmp_hold_end(current, lock, kind, write, &t0)) {
-			wait = now - t0;
+		f = mmp_flight_find(lock, km_of(kind, write));
+		if (f) {
+			wait = mmp_elapsed(p, f->t0, now);
 			l->wait_ns += wait;
 			l->waits++;
 			mmp_hist_add(l->wait_hist, wait);
-			mmp_max_update(&p->wait_max[kind][write], wait);
-			if (kind == MMP_ANON_VMA)
-				mmp_top_account(lock, wait, 0);
+			if (wait > p->wait_max[kind][write])
+				p->wait_max[kind][write] = wait;
 		} else {
 			p->untracked_no_start++;
 		}
 	}
 	if (!success) {
 		l->trylock_failed++;
+		if (f)
+			mmp_flight_end(f);
 		return;
 	}
 	l->acquired++;
-	if (!mmp_hold_begin(current, lock, kind, write, now))
+	if (!f)
+		f = mmp_flight_begin(lock, km_of(kind, write));
+	if (!f) {
 		p->untracked_table_full++;
+		return;
+	}
+	f->t0 = now;
+	f->wait_ns = wait;
 }
 
-static void on_lock_released(int kind, const void *lock, bool write)
+static __always_inline void on_lock_released(struct mmp_stat *p, int kind,
+					     const void *lock, bool write)
 {
-	u64 now = ktime_get_ns(), t0, hold;
-	struct mmp_pcpu *p = this_cpu_ptr(mmp_pcpu);
 	struct mmp_lockstat *l = &p->lock[kind][write];
+	struct mmp_flight *f;
+	u64 now, hold, wait;
 
 	l->released++;
-	if (!mmp_hold_end(current, lock, kind, write, &t0)) {
+	now = mmp_now();
+	f = mmp_flight_find(lock, km_of(kind, write));
+	if (!f) {
 		p->untracked_no_hold++;
 		return;
 	}
-	hold = now - t0;
+	hold = mmp_elapsed(p, f->t0, now);
+	wait = f->wait_ns;
+	mmp_flight_end(f);
 	l->hold_ns += hold;
 	l->holds++;
 	mmp_hist_add(l->hold_hist, hold);
-	mmp_max_update(&p->hold_max[kind][write], hold);
-	if (kind == MMP_ANON_VMA)
-		mmp_top_account(lock, 0, hold);
+	if (hold > p->hold_max[kind][write])
+		p->hold_max[kind][write] = hold;
+	/* once per acquisition: its wait and its hold together */
+	if (kind == MMP_ANON_VMA && static_branch_likely(&mmp_top_on))
+		mmp_top_account(lock, wait, hold);
 }
 
 static void probe_anon_vma_lock_start(void *data, struct anon_vma *av,
 				      struct anon_vma *root, bool write)
 {
-	count(MMP_EV_anon_vma_lock_start);
-	on_lock_start(MMP_ANON_VMA, root, write);
+	struct mmp_stat *p = mmp_this_stat();
+
+	on_lock_start(p, MMP_ANON_VMA, root, write);
 }
 
 static void probe_anon_vma_lock_acquired(void *data, struct anon_vma *av,
 					 struct anon_vma *root, bool write,
 					 bool success, bool contended)
 {
-	count(MMP_EV_anon_vma_lock_acquired);
-	on_lock_acquired(MMP_ANON_VMA, root, write, success, contended);
+	struct mmp_stat *p = mmp_this_stat();
+
+	on_lock_acquired(p, MMP_ANON_VMA, root, write, success, contended);
 }
 
 static void probe_anon_vma_lock_released(void *data, struct anon_vma *av,
 					 struct anon_vma *root, bool write)
 {
-	count(MMP_EV_anon_vma_lock_released);
-	on_lock_released(MMP_ANON_VMA, root, write);
+	struct mmp_stat *p = mmp_this_stat();
+
+	on_lock_released(p, MMP_ANON_VMA, root, write);
 }
 
 /* Born as its own root; anon_vma_attach says when fork puts it elsewhere. */
 static void probe_anon_vma_alloc(void *data, struct anon_vma *av)
 {
-	count(MMP_EV_anon_vma_alloc);
-	mmp_top_born(av, av);
+	mmp_this_stat()->ev[MMP_EV_anon_vma_alloc]++;
+	if (static_branch_likely(&mmp_top_on))
+		mmp_top_born(av, av);
 }
 
 static void probe_anon_vma_attach(void *data, struct anon_vma *av,
 				  struct anon_vma *root, struct anon_vma *parent)
 {
-	count(MMP_EV_anon_vma_attach);
-	mmp_top_attached(av, root);
+	mmp_this_stat()->ev[MMP_EV_anon_vma_attach]++;
+	if (static_branch_likely(&mmp_top_on))
+		mmp_top_attached(av, root);
 }
 
 static void probe_anon_vma_get(void *data, struct anon_vma *av,
 			       struct anon_vma *root, int refcount)
 {
-	count(MMP_EV_anon_vma_get);
+	mmp_this_stat()->ev[MMP_EV_anon_vma_get]++;
 }
 
 static void probe_anon_vma_get_failed(void *data, struct anon_vma *av,
 				      struct anon_vma *root, int refcount)
 {
-	count(MMP_EV_anon_vma_get_failed);
+	mmp_this_stat()->ev[MMP_EV_anon_vma_get_failed]++;
 }
 
 static void probe_anon_vma_put(void *data, struct anon_vma *av,
 			       struct anon_vma *root, int refcount)
 {
-	count(MMP_EV_anon_vma_put);
+	mmp_this_stat()->ev[MMP_EV_anon_vma_put]++;
 }
 
 static void probe_anon_vma_free(void *data, struct anon_vma *av,
 				struct anon_vma *root, int refcount)
 {
-	count(MMP_EV_anon_vma_free);
-	if (av == root)
+	mmp_this_stat()->ev[MMP_EV_anon_vma_free]++;
+	if (av == root && static_branch_likely(&mmp_top_on))
 		mmp_top_died(av);
 }
 
@@ -152,14 +184,15 @@ static void probe_anon_vma_reuse(void *data, struct anon_vma *av,
 				 unsigned long num_children,
 				 unsigned long num_active_vmas)
 {
-	count(MMP_EV_anon_vma_reuse);
+	mmp_this_stat()->ev[MMP_EV_anon_vma_reuse]++;
 }
 
 static void probe_i_mmap_lock_start(void *data, struct address_space *mapping,
 				    unsigned long ino, dev_t dev, bool write)
 {
-	count(MMP_EV_i_mmap_lock_start);
-	on_lock_start(MMP_I_MMAP, mapping, write);
+	struct mmp_stat *p = mmp_this_stat();
+
+	on_lock_start(p, MMP_I_MMAP, mapping, write);
 }
 
 static void probe_i_mmap_lock_acquired(void *data,
@@ -167,28 +200,35 @@ static void probe_i_mmap_lock_acquired(void *data,
 				       unsigned long ino, dev_t dev, bool write,
 				       bool success, bool contended)
 {
-	count(MMP_EV_i_mmap_lock_acquired);
-	on_lock_acquired(MMP_I_MMAP, mapping, write, success, contended);
+	struct mmp_stat *p = mmp_this_stat();
+
+	on_lock_acquired(p, MMP_I_MMAP, mapping, write, success, contended);
 }
 
 static void probe_i_mmap_lock_released(void *data,
 				       struct address_space *mapping,
 				       unsigned long ino, dev_t dev, bool write)
 {
-	count(MMP_EV_i_mmap_lock_released);
-	on_lock_released(MMP_I_MMAP, mapping, write);
+	struct mmp_stat *p = mmp_this_stat();
+
+	on_lock_released(p, MMP_I_MMAP, mapping, write);
 }
 
 static void probe_mmu_gather_start(void *data, struct mmu_gather *tlb,
 				   struct mm_struct *mm, bool fullmm)
 {
-	u64 now = ktime_get_ns();
+	struct mmp_stat *p = mmp_this_stat();
+	struct mmp_flight *f;
 
-	count(MMP_EV_mmu_gather_start);
+	p->ev[MMP_EV_mmu_gather_start]++;
 	if (fullmm)
-		this_cpu_inc(mmp_pcpu->gathers_fullmm);
-	if (!mmp_hold_begin(current, tlb, MMP_HOLD_GATHER, 0, now))
-		this_cpu_inc(mmp_pcpu->untracked_table_full);
+		p->gathers_fullmm++;
+	f = mmp_flight_begin(tlb, km_of(MMP_HOLD_GATHER, 0));
+	if (!f) {
+		p->untracked_table_full++;
+		return;
+	}
+	f->t0 = mmp_now();
 }
 
 static void probe_mmu_gather_finish(void *data, struct mmu_gather *tlb,
@@ -196,28 +236,33 @@ static void probe_mmu_gather_finish(void *data, struct mmu_gather *tlb,
 				    bool nested, unsigned long pages,
 				    unsigned int flushes)
 {
-	u64 now = ktime_get_ns(), t0, ns;
-	struct mmp_pcpu *p = this_cpu_ptr(mmp_pcpu);
+	struct mmp_stat *p = mmp_this_stat();
+	struct mmp_flight *f;
+	u64 now, ns;
 
-	count(MMP_EV_mmu_gather_finish);
+	p->ev[MMP_EV_mmu_gather_finish]++;
 	if (nested)
 		p->gathers_nested++;
-	if (!mmp_hold_end(current, tlb, MMP_HOLD_GATHER, 0, &t0)) {
+	now = mmp_now();
+	f = mmp_flight_find(tlb, km_of(MMP_HOLD_GATHER, 0));
+	if (!f) {
 		p->untracked_no_start++;
 		return;
 	}
-	ns = now - t0;
+	ns = mmp_elapsed(p, f->t0, now);
+	mmp_flight_end(f);
 	mmp_hist_add(p->hist[MMP_H_GATHER_NS], ns);
-	mmp_max_update(&p->gather_ns_max, ns);
+	if (ns > p->gather_ns_max)
+		p->gather_ns_max = ns;
 }
 
 static void probe_mmu_gather_flush(void *data, struct mmu_gather *tlb,
 				   struct mm_struct *mm, unsigned long pages,
 				   unsigned int batches)
 {
-	struct mmp_pcpu *p = this_cpu_ptr(mmp_pcpu);
+	struct mmp_stat *p = mmp_this_stat();
 
-	count(MMP_EV_mmu_gather_flush);
+	p->ev[MMP_EV_mmu_gather_flush]++;
 	p->pages += pages;
 	mmp_hist_add(p->hist[MMP_H_FLUSH_PAGES], pages);
 }
@@ -226,20 +271,22 @@ static void probe_mmu_gather_batch_alloc(void *data, struct mmu_gather *tlb,
 					 struct mm_struct *mm,
 					 unsigned int batch_count, bool success)
 {
-	count(MMP_EV_mmu_gather_batch_alloc);
+	struct mmp_stat *p = mmp_this_stat();
+
+	p->ev[MMP_EV_mmu_gather_batch_alloc]++;
 	if (success)
-		this_cpu_inc(mmp_pcpu->batch_alloc_ok);
+		p->batch_alloc_ok++;
 	else
-		this_cpu_inc(mmp_pcpu->batch_alloc_failed);
+		p->batch_alloc_failed++;
 }
 
 static void probe_mmu_gather_resched(void *data, struct mmu_gather *tlb,
 				     struct mm_struct *mm, unsigned int pages,
 				     bool need_resched)
 {
-	struct mmp_pcpu *p = this_cpu_ptr(mmp_pcpu);
+	struct mmp_stat *p = mmp_this_stat();
 
-	count(MMP_EV_mmu_gather_resched);
+	p->ev[MMP_EV_mmu_gather_resched]++;
 	mmp_hist_add(p->hist[MMP_H_RESCHED_PAGES], pages);
 	if (need_resched)
 		p->resched_pending++;
@@ -247,16 +294,16 @@ static void probe_mmu_gather_resched(void *data, struct mmu_gather *tlb,
 
 static void probe_mm_take_all_locks_start(void *data, struct mm_struct *mm)
 {
-	count(MMP_EV_mm_take_all_locks_start);
+	mmp_this_stat()->ev[MMP_EV_mm_take_all_locks_start]++;
 }
 
 static void probe_mm_take_all_locks_acquired(void *data, struct mm_struct *mm,
 					     unsigned int roots,
 					     unsigned int mappings, int ret)
 {
-	struct mmp_pcpu *p = this_cpu_ptr(mmp_pcpu);
+	struct mmp_stat *p = mmp_this_stat();
 
-	count(MMP_EV_mm_take_all_locks_acquired);
+	p->ev[MMP_EV_mm_take_all_locks_acquired]++;
 	p->alllocks_roots += roots;
 	p->alllocks_mappings += mappings;
 	mmp_alllocks_record(current->pid, roots, mappings, ret);
@@ -266,20 +313,106 @@ static void probe_mm_drop_all_locks(void *data, struct mm_struct *mm,
 				    unsigned int roots, unsigned int mappings,
 				    int ret)
 {
-	count(MMP_EV_mm_drop_all_locks);
+	mmp_this_stat()->ev[MMP_EV_mm_drop_all_locks]++;
 }
 
-/* register_trace_<event>() and unregister_trace_<event>() for each event */
-#define MMP_REG(name)							\
+/*
+ * mode=counting: the twins of the timed probes. No clock, no table; the
+ * lock events' counters are the ones the timed probes keep, so the stats
+ * file reads the same in both modes (with no waits or holds timed).
+ */
+static void count_anon_vma_lock_start(void *data, struct anon_vma *av,
+				      struct anon_vma *root, bool write)
+{
+	mmp_this_stat()->lock[MMP_ANON_VMA][write].started++;
+}
+
+static __always_inline void count_acquired(int kind, bool write, bool success,
+					   bool contended)
+{
+	struct mmp_lockstat *l = &mmp_this_stat()->lock[kind][write];
+
+	l->contended += contended;
+	if (success)
+		l->acquired++;
+	else
+		l->trylock_failed++;
+}
+
+static void count_anon_vma_lock_acquired(void *data, struct anon_vma *av,
+					 struct anon_vma *root, bool write,
+					 bool success, bool contended)
+{
+	count_acquired(MMP_ANON_VMA, write, success, contended);
+}
+
+static void count_anon_vma_lock_released(void *data, struct anon_vma *av,
+					 struct anon_vma *root, bool write)
+{
+	mmp_this_stat()->lock[MMP_ANON_VMA][write].released++;
+}
+
+static void count_i_mmap_lock_start(void *data, struct address_space *mapping,
+				    unsigned long ino, dev_t dev, bool write)
+{
+	mmp_this_stat()->lock[MMP_I_MMAP][write].started++;
+}
+
+static void count_i_mmap_lock_acquired(void *data,
+				       struct address_space *mapping,
+				       unsigned long ino, dev_t dev, bool write,
+				       bool success, bool contended)
+{
+	count_acquired(MMP_I_MMAP, write, success, contended);
+}
+
+static void count_i_mmap_lock_released(void *data,
+				       struct address_space *mapping,
+				       unsigned long ino, dev_t dev, bool write)
+{
+	mmp_this_stat()->lock[MMP_I_MMAP][write].released++;
+}
+
+static void count_mmu_gather_start(void *data, struct mmu_gather *tlb,
+				   struct mm_struct *mm, bool fullmm)
+{
+	struct mmp_stat *p = mmp_this_stat();
+
+	p->ev[MMP_EV_mmu_gather_start]++;
+	p->gathers_fullmm += fullmm;
+}
+
+static void count_mmu_gather_finish(void *data, struct mmu_gather *tlb,
+				    struct mm_struct *mm, bool fullmm,
+				    bool nested, unsigned long pages,
+				    unsigned int flushes)
+{
+	struct mmp_stat *p = mmp_this_stat();
+
+	p->ev[MMP_EV_mmu_gather_finish]++;
+	p->gathers_nested += nested;
+}
+
+/*
+ * register_trace_<event>() and unregister_trace_<event>() for each event;
+ * an event with a counting twin registers the probe of the load's mode.
+ */
+#define MMP_REG(name, probe)						\
 	static int reg_##name(bool on)					\
 	{								\
+		typeof(probe_##name) *fn = (probe);			\
+									\
 		if (on)							\
-			return register_trace_##name(probe_##name, NULL); \
-		unregister_trace_##name(probe_##name, NULL);		\
+			return register_trace_##name(fn, NULL);		\
+		unregister_trace_##name(fn, NULL);			\
 		return 0;						\
 	}
-#define MMP_EVENT(name) MMP_REG(name)
+#define MMP_EVENT(name) MMP_REG(name, probe_##name)
+#define MMP_TIMED_EVENT(name)						\
+	MMP_REG(name, static_key_enabled(&mmp_timed) ? probe_##name :	\
+						       count_##name)
 #include "mmp_events.h"
+#undef MMP_TIMED_EVENT
 #undef MMP_EVENT
 
 static int (*const regs[])(bool) = {

@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-CPU counters and log2 histograms, summed on read. A reset records the
- * sums as a base that readers subtract, so no increment racing with it is
- * lost; maxima carry the epoch they were set in instead.
+ * Per-CPU counters and log2 histograms, summed on read. Each CPU has two
+ * copies: probes write the live one. A reset makes the other (zeroed) copy
+ * live, waits until no probe can still be writing the old one, and zeroes
+ * it; so a reset is one instant for every counter, histogram and maximum,
+ * and the fast path has no atomic and no epoch to check.
  */
 #include <linux/debugfs.h>
-#include <linux/log2.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/stringify.h>
 
 #include "mmpreempt.h"
 
-struct mmp_pcpu __percpu *mmp_pcpu;
-unsigned long mmp_epoch = 1;
-static struct mmp_pcpu *mmp_base;	/* sums at the last reset */
-static struct mmp_pcpu *mmp_sum;	/* scratch for readers */
+static struct mmp_stat __percpu *copies[2];
+struct mmp_stat __percpu *mmp_live;
+static struct mmp_stat *mmp_sum;	/* scratch for readers */
 static DEFINE_MUTEX(mmp_read_lock);	/* readers vs. reset */
 
 static const char * const mmp_event_names[] = {
@@ -27,83 +28,75 @@ static const char * const mmp_event_names[] = {
 static const char * const kind_names[] = { "anon_vma", "i_mmap" };
 static const char * const mode_names[] = { "read", "write" };
 
-void mmp_hist_add(u64 *hist, u64 v)
-{
-	unsigned int slot = v ? min(ilog2(v) + 1, MMP_HIST_SLOTS - 1) : 0;
+#define SUM_WORDS (offsetof(struct mmp_stat, wait_max) / sizeof(u64))
+#define ALL_WORDS (sizeof(struct mmp_stat) / sizeof(u64))
 
-	hist[slot]++;
-}
-
-/* Called with preemption disabled, on this CPU's copy only. */
-void mmp_max_update(struct mmp_max *m, u64 v)
-{
-	unsigned long epoch = READ_ONCE(mmp_epoch);
-
-	if (m->epoch != epoch || v > m->val) {
-		m->val = v;
-		m->epoch = epoch;
-	}
-}
-
-static u64 max_of(size_t off)
-{
-	unsigned long epoch = READ_ONCE(mmp_epoch);
-	u64 best = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct mmp_max *m = (void *)per_cpu_ptr(mmp_pcpu, cpu) + off;
-
-		if (m->epoch == epoch && m->val > best)
-			best = m->val;
-	}
-	return best;
-}
-
-/* Sums every u64 of the per-CPU copies into @out (maxima are not sums). */
-static void sum_all(struct mmp_pcpu *out)
-{
-	const size_t n = offsetof(struct mmp_pcpu, wait_max) / sizeof(u64);
-	u64 *o = (u64 *)out;
-	int cpu;
-
-	memset(out, 0, sizeof(*out));
-	for_each_possible_cpu(cpu) {
-		u64 *c = (u64 *)per_cpu_ptr(mmp_pcpu, cpu);
-		size_t i;
-
-		for (i = 0; i < n; i++)
-			o[i] += READ_ONCE(c[i]);
-	}
-}
-
-/* @mmp_sum minus the base, as of now; caller holds mmp_read_lock. */
+/* The live copies of every CPU into @mmp_sum: sums, then maxima. */
 static void snapshot(void)
 {
-	const size_t n = offsetof(struct mmp_pcpu, wait_max) / sizeof(u64);
-	u64 *s = (u64 *)mmp_sum, *b = (u64 *)mmp_base;
-	size_t i;
+	struct mmp_stat __percpu *live = mmp_live;
+	u64 *o = (u64 *)mmp_sum;
+	int cpu;
 
-	sum_all(mmp_sum);
-	for (i = 0; i < n; i++)
-		s[i] -= b[i];
+	memset(mmp_sum, 0, sizeof(*mmp_sum));
+	for_each_possible_cpu(cpu) {
+		u64 *c = (u64 *)per_cpu_ptr(live, cpu);
+		size_t i;
+
+		for (i = 0; i < SUM_WORDS; i++)
+			o[i] += READ_ONCE(c[i]);
+		for (; i < ALL_WORDS; i++)
+			o[i] = max(o[i], READ_ONCE(c[i]));
+	}
 }
 
+/* Called under mmp_control_lock, which also serialises resets. */
 void mmp_stats_reset(void)
 {
+	struct mmp_stat __percpu *old = mmp_live;
+	int cpu;
+
 	mutex_lock(&mmp_read_lock);
-	sum_all(mmp_base);
-	WRITE_ONCE(mmp_epoch, mmp_epoch + 1);
+	WRITE_ONCE(mmp_live, old == copies[0] ? copies[1] : copies[0]);
+	/* probes run with preemption disabled: an RCU grace period ends them */
+	synchronize_rcu();
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(old, cpu), 0, sizeof(struct mmp_stat));
 	mutex_unlock(&mmp_read_lock);
+}
+
+/* The lock events' raw counts, from the counters their probes keep. */
+static void derive_lock_events(struct mmp_stat *s)
+{
+	static const int ev[MMP_NR_KINDS][3] = {
+		[MMP_ANON_VMA] = { MMP_EV_anon_vma_lock_start,
+				   MMP_EV_anon_vma_lock_acquired,
+				   MMP_EV_anon_vma_lock_released },
+		[MMP_I_MMAP] = { MMP_EV_i_mmap_lock_start,
+				 MMP_EV_i_mmap_lock_acquired,
+				 MMP_EV_i_mmap_lock_released },
+	};
+	int k, w;
+
+	for (k = 0; k < MMP_NR_KINDS; k++) {
+		for (w = 0; w < 2; w++) {
+			struct mmp_lockstat *l = &s->lock[k][w];
+
+			s->ev[ev[k][0]] += l->started;
+			s->ev[ev[k][1]] += l->acquired + l->trylock_failed;
+			s->ev[ev[k][2]] += l->released;
+		}
+	}
 }
 
 static int stats_show(struct seq_file *m, void *v)
 {
-	struct mmp_pcpu *s = mmp_sum;
+	struct mmp_stat *s = mmp_sum;
 	int i, k, w;
 
 	mutex_lock(&mmp_read_lock);
 	snapshot();
+	derive_lock_events(s);
 	for (i = 0; i < MMP_NR_EVENTS; i++)
 		seq_printf(m, "events.%s %llu\n", mmp_event_names[i], s->ev[i]);
 	for (k = 0; k < MMP_NR_KINDS; k++) {
@@ -119,10 +112,10 @@ static int stats_show(struct seq_file *m, void *v)
 			seq_printf(m, "%s.lock.%s.released %llu\n", kn, mn, l->released);
 			seq_printf(m, "%s.lock.%s.wait_ns_total %llu\n", kn, mn, l->wait_ns);
 			seq_printf(m, "%s.lock.%s.wait_ns_max %llu\n", kn, mn,
-				   max_of(offsetof(struct mmp_pcpu, wait_max[k][w])));
+				   s->wait_max[k][w]);
 			seq_printf(m, "%s.lock.%s.hold_ns_total %llu\n", kn, mn, l->hold_ns);
 			seq_printf(m, "%s.lock.%s.hold_ns_max %llu\n", kn, mn,
-				   max_of(offsetof(struct mmp_pcpu, hold_max[k][w])));
+				   s->hold_max[k][w]);
 			seq_printf(m, "%s.lock.%s.holds_timed %llu\n", kn, mn, l->holds);
 		}
 	}
@@ -144,8 +137,7 @@ static int stats_show(struct seq_file *m, void *v)
 		   s->ev[MMP_EV_mmu_gather_resched]);
 	seq_printf(m, "mmu_gather.preemption_points_pending %llu\n",
 		   s->resched_pending);
-	seq_printf(m, "mmu_gather.gather_ns_max %llu\n",
-		   max_of(offsetof(struct mmp_pcpu, gather_ns_max)));
+	seq_printf(m, "mmu_gather.gather_ns_max %llu\n", s->gather_ns_max);
 	seq_printf(m, "mm_all_locks.calls %llu\n",
 		   s->ev[MMP_EV_mm_take_all_locks_start]);
 	seq_printf(m, "mm_all_locks.anon_vma_roots %llu\n", s->alllocks_roots);
@@ -154,12 +146,16 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "holds.untracked.no_start %llu\n", s->untracked_no_start);
 	seq_printf(m, "holds.untracked.no_hold %llu\n", s->untracked_no_hold);
 	seq_printf(m, "holds.in_flight %u\n", mmp_holds_in_flight());
+	seq_printf(m, "mode.timed %d\n", static_key_enabled(&mmp_timed));
+	seq_printf(m, "clock.tsc %d\n", static_key_enabled(&mmp_clock_tsc));
+	seq_printf(m, "clock.tsc_unstable %d\n", mmp_clock_tsc_unstable());
+	seq_printf(m, "clock.backwards %llu\n", s->clock_backwards);
 	mutex_unlock(&mmp_read_lock);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
-/* A histogram file: which u64[MMP_HIST_SLOTS] in struct mmp_pcpu, its name */
+/* A histogram file: which u64[MMP_HIST_SLOTS] in struct mmp_stat, its name */
 struct mmp_hist_file {
 	size_t off;
 	const char *name;
@@ -233,7 +229,7 @@ static const struct file_operations hist_fops = {
 };
 
 #define LOCK_HIST(k, w, which, name)					\
-	{ offsetof(struct mmp_pcpu, lock[k][w].which), name }
+	{ offsetof(struct mmp_stat, lock[k][w].which), name }
 
 static const struct mmp_hist_file hist_files[] = {
 	LOCK_HIST(MMP_ANON_VMA, 0, wait_hist, "anon_vma_read_wait_ns"),
@@ -244,9 +240,9 @@ static const struct mmp_hist_file hist_files[] = {
 	LOCK_HIST(MMP_I_MMAP, 0, hold_hist, "i_mmap_read_hold_ns"),
 	LOCK_HIST(MMP_I_MMAP, 1, wait_hist, "i_mmap_write_wait_ns"),
 	LOCK_HIST(MMP_I_MMAP, 1, hold_hist, "i_mmap_write_hold_ns"),
-	{ offsetof(struct mmp_pcpu, hist[MMP_H_FLUSH_PAGES]), "mmu_gather_flush_pages" },
-	{ offsetof(struct mmp_pcpu, hist[MMP_H_RESCHED_PAGES]), "mmu_gather_resched_pages" },
-	{ offsetof(struct mmp_pcpu, hist[MMP_H_GATHER_NS]), "mmu_gather_gather_ns" },
+	{ offsetof(struct mmp_stat, hist[MMP_H_FLUSH_PAGES]), "mmu_gather_flush_pages" },
+	{ offsetof(struct mmp_stat, hist[MMP_H_RESCHED_PAGES]), "mmu_gather_resched_pages" },
+	{ offsetof(struct mmp_stat, hist[MMP_H_GATHER_NS]), "mmu_gather_gather_ns" },
 };
 
 void mmp_stats_debugfs(struct dentry *dir)
@@ -262,10 +258,11 @@ void mmp_stats_debugfs(struct dentry *dir)
 
 int mmp_stats_init(void)
 {
-	mmp_pcpu = alloc_percpu(struct mmp_pcpu);
-	mmp_base = kzalloc(sizeof(*mmp_base), GFP_KERNEL);
+	copies[0] = alloc_percpu(struct mmp_stat);
+	copies[1] = alloc_percpu(struct mmp_stat);
 	mmp_sum = kzalloc(sizeof(*mmp_sum), GFP_KERNEL);
-	if (!mmp_pcpu || !mmp_base || !mmp_sum) {
+	mmp_live = copies[0];
+	if (!copies[0] || !copies[1] || !mmp_sum) {
 		mmp_stats_exit();
 		return -ENOMEM;
 	}
@@ -274,10 +271,11 @@ int mmp_stats_init(void)
 
 void mmp_stats_exit(void)
 {
-	free_percpu(mmp_pcpu);
-	kfree(mmp_base);
+	free_percpu(copies[0]);
+	free_percpu(copies[1]);
 	kfree(mmp_sum);
-	mmp_pcpu = NULL;
-	mmp_base = NULL;
+	copies[0] = NULL;
+	copies[1] = NULL;
+	mmp_live = NULL;
 	mmp_sum = NULL;
 }

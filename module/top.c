@@ -5,6 +5,10 @@
  * its own sequence number as id (printed instead of any pointer), and a
  * freed root's entry is kept, marked dead, until its slot is needed.
  * Roots born before the probes were attached get an entry on first use.
+ * The table is the one lock the probes take (a bucket lock, shared only by
+ * roots that hash together), once per release of an anon_vma lock, so it
+ * sits behind a static key: load with top=0 (or mode=counting) and no
+ * probe touches it.
  */
 #include <linux/debugfs.h>
 #include <linux/hash.h>
@@ -36,6 +40,8 @@ static unsigned int nr_buckets;
 static atomic64_t next_id;
 static atomic64_t untracked;
 static unsigned int top_n;
+
+DEFINE_STATIC_KEY_TRUE(mmp_top_on);
 
 static struct bucket *bucket_of(const void *root)
 {
@@ -154,8 +160,13 @@ static int by_hold_desc(const void *a, const void *b)
 static int top_show(struct seq_file *m, void *v)
 {
 	size_t n = (size_t)nr_buckets * BUCKET_SLOTS, used = 0, i;
-	struct root_entry *all = vmalloc(array_size(n, sizeof(*all)));
+	struct root_entry *all;
 
+	if (!static_key_enabled(&mmp_top_on)) {
+		seq_puts(m, "# top is off: mmpreempt.ko was loaded with top=0 or mode=counting\n");
+		return 0;
+	}
+	all = vmalloc(array_size(n, sizeof(*all)));
 	if (!all)
 		return -ENOMEM;
 	for (i = 0; i < nr_buckets; i++) {
@@ -191,7 +202,7 @@ void mmp_top_clear(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr_buckets; i++) {
+	for (i = 0; buckets && i < nr_buckets; i++) {
 		int j;
 
 		/* live roots keep their ids: a reset starts no new life */
@@ -214,6 +225,8 @@ int mmp_top_init(unsigned int slots)
 {
 	unsigned int i;
 
+	if (!static_key_enabled(&mmp_top_on))
+		return 0;
 	/* slots is validated at load: at least two buckets, a power of two */
 	nr_buckets = slots / BUCKET_SLOTS;
 	buckets = vzalloc(array_size(nr_buckets, sizeof(*buckets)));

@@ -6,7 +6,10 @@
 #   (2^20) load and count. With a 16-slot hold table, 1 holder and 24
 #   waiters on one lock overflow it: the overflow is counted as untracked,
 #   and nothing else is lost (contended, started, acquired and released
-#   exact; every release either timed or counted untracked)
+#   exact; every release either timed or counted untracked). mode= other
+#   than timed or counting is refused; mode=counting counts the same
+#   contention exactly and times nothing (no hold, no wait, no slot used,
+#   top off)
 # requires: mmpreempt.ko, lock_hold.ko, contend
 # timeout: 180
 . "$(dirname "$0")/lib/common.sh"
@@ -30,6 +33,8 @@ for v in 0 8 15 17 2097152 4294967295; do
 	refused top_slots=$v
 done
 refused top_n=0
+refused mode=bogus
+refused mode=Timed
 refused top_n=65 top_slots=64
 grep -q mmpreempt /proc/modules && fail "a refused load left the module in"
 
@@ -63,4 +68,29 @@ done
 expect "table full: releases timed + untracked" "$((timed + $(stat_of holds.untracked.no_hold)))" $rel
 expect "table full: in flight at the end" "$(stat_of holds.in_flight)" 0
 echo "ok: a 16-slot table overflowed ($full untracked), nothing else lost"
+unload_module
+
+load_module mode=counting
+echo 1 >>$DBG/reset
+contend --lock i_mmap --mode write --waiters 8 >/dev/null || fail "contend failed"
+cat $DBG/stats >$STATS
+expect "counting: mode.timed" "$(stat_of mode.timed)" 0
+expect "counting: i_mmap write contended" "$(stat_of i_mmap.lock.write.contended)" 8
+expect "counting: i_mmap write started" "$(stat_of i_mmap.lock.write.started)" 8
+expect "counting: events.i_mmap_lock_start" "$(stat_of events.i_mmap_lock_start)" \
+	"$(($(stat_of i_mmap.lock.read.started) + 8))"
+for k in anon_vma i_mmap; do
+	for m in read write; do
+		expect "counting: $k $m released = acquired" \
+			"$(stat_of $k.lock.$m.released)" "$(stat_of $k.lock.$m.acquired)"
+		for f in holds_timed hold_ns_total wait_ns_total; do
+			expect "counting: $k $m $f" "$(stat_of $k.lock.$m.$f)" 0
+		done
+	done
+done
+for f in holds.in_flight holds.untracked.table_full holds.untracked.no_hold holds.untracked.no_start; do
+	expect "counting: $f" "$(stat_of $f)" 0
+done
+grep -q '^# top is off' $DBG/top || fail "counting: top is not off: $(head -n 2 $DBG/top)"
+echo "ok: mode=counting counted 8 contended i_mmap write acquisitions and timed nothing"
 unload_module
