@@ -61,10 +61,16 @@ struct mmp_stat {
 	u64 alllocks_roots, alllocks_mappings;
 	u64 untracked_table_full, untracked_no_start, untracked_no_hold;
 	u64 clock_backwards;
+	/* top.c: roots that found no entry; freed roots' entries reused */
+	u64 top_untracked, top_evicted;
+	/* holds, hold_ns, wait_ns of those, in no row of top */
+	u64 top_lost[3];
 	u64 hist[MMP_NR_HISTS][MMP_HIST_SLOTS];
 	/* maxima from here on */
 	u64 wait_max[MMP_NR_KINDS][2], hold_max[MMP_NR_KINDS][2];
 	u64 gather_ns_max;
+	/* not a counter, kept by a reset: this copy's top sums (top.c) */
+	struct mmp_root_sum *top_sums;
 };
 
 extern struct mmp_stat __percpu *mmp_live;	/* the copy probes write */
@@ -79,6 +85,9 @@ static __always_inline struct mmp_stat *mmp_this_stat(void)
 int mmp_stats_init(void);
 void mmp_stats_exit(void);
 void mmp_stats_reset(void);
+struct mmp_stat *mmp_stat_copy(unsigned int copy, unsigned int cpu);
+struct mmp_stat __percpu *mmp_stats_read_begin(void);
+void mmp_stats_read_end(void);
 struct dentry;
 void mmp_stats_debugfs(struct dentry *dir);
 
@@ -210,7 +219,9 @@ void mmp_top_clear(void);
 void mmp_top_born(const void *anon_vma, const void *root);
 void mmp_top_attached(const void *anon_vma, const void *root);
 void mmp_top_died(const void *anon_vma);
-void mmp_top_account(const void *root, u64 wait_ns, u64 hold_ns);
+void mmp_top_account(struct mmp_stat *p, const void *root, u64 wait_ns,
+		     u64 hold_ns);
+void mmp_top_zero_sums(struct mmp_stat *copy);
 void mmp_top_debugfs(struct dentry *dir, unsigned int n);
 
 /* probes.c: timed (waits, holds, histograms) or counting only */

@@ -109,7 +109,7 @@ static __always_inline void on_lock_released(struct mmp_stat *p, int kind,
 		p->hold_max[kind][write] = hold;
 	/* once per acquisition: its wait and its hold together */
 	if (kind == MMP_ANON_VMA && static_branch_likely(&mmp_top_on))
-		mmp_top_account(lock, wait, hold);
+		mmp_top_account(p, lock, wait, hold);
 }
 
 static void probe_anon_vma_lock_start(void *data, struct anon_vma *av,

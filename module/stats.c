@@ -29,7 +29,7 @@ static const char * const kind_names[] = { "anon_vma", "i_mmap" };
 static const char * const mode_names[] = { "read", "write" };
 
 #define SUM_WORDS (offsetof(struct mmp_stat, wait_max) / sizeof(u64))
-#define ALL_WORDS (sizeof(struct mmp_stat) / sizeof(u64))
+#define ALL_WORDS (offsetof(struct mmp_stat, top_sums) / sizeof(u64))
 
 /* The live copies of every CPU into @mmp_sum: sums, then maxima. */
 static void snapshot(void)
@@ -60,8 +60,28 @@ void mmp_stats_reset(void)
 	WRITE_ONCE(mmp_live, old == copies[0] ? copies[1] : copies[0]);
 	/* probes run with preemption disabled: an RCU grace period ends them */
 	synchronize_rcu();
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(old, cpu), 0, sizeof(struct mmp_stat));
+	for_each_possible_cpu(cpu) {
+		memset(per_cpu_ptr(old, cpu), 0,
+		       offsetof(struct mmp_stat, top_sums));
+		mmp_top_zero_sums(per_cpu_ptr(old, cpu));
+	}
+	mutex_unlock(&mmp_read_lock);
+}
+
+struct mmp_stat *mmp_stat_copy(unsigned int copy, unsigned int cpu)
+{
+	return per_cpu_ptr(copies[copy], cpu);
+}
+
+/* The live copies, which no reset replaces until mmp_stats_read_end(). */
+struct mmp_stat __percpu *mmp_stats_read_begin(void)
+{
+	mutex_lock(&mmp_read_lock);
+	return mmp_live;
+}
+
+void mmp_stats_read_end(void)
+{
 	mutex_unlock(&mmp_read_lock);
 }
 

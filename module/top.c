@@ -5,13 +5,25 @@
  * its own sequence number as id (printed instead of any pointer), and a
  * freed root's entry is kept, marked dead, until its slot is needed.
  * Roots born before the probes were attached get an entry on first use.
- * The table is the one lock the probes take (a bucket lock, shared only by
- * roots that hash together), once per release of an anon_vma lock, so it
- * sits behind a static key: load with top=0 (or mode=counting) and no
- * probe touches it.
+ *
+ * Two halves. The entries (which root, which life, alive or not) change
+ * only in the lifecycle probes and on a root's first use, under a bucket
+ * lock. The sums (wait, hold, holds) are per CPU, one per entry slot, and
+ * belong to the statistics copies (stats.c), so a reset zeroes them in the
+ * same instant as every counter: the release probe finds its root's entry
+ * without a lock and adds to this CPU's live sum, and writes no shared
+ * line. Each sum carries the generation of the entry's life it was added
+ * for; a sum of an older life is ignored by readers and zeroed by its CPU
+ * on next use. A release racing with the eviction of its root's (dead)
+ * entry may add to such a stale sum after the entry's sums were counted
+ * as lost with it; so may a reset racing with an eviction: only those
+ * adds are missing from top's totals (rows plus lost) against stats.
+ * The whole table sits behind a static key: load with top=0 (or
+ * mode=counting) and no probe touches it.
  */
 #include <linux/debugfs.h>
 #include <linux/hash.h>
+#include <linux/seqlock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -23,10 +35,12 @@
 #define BUCKET_SLOTS 8
 
 struct root_entry {
-	const void *root;
+	const void *key;	/* the root while it lives, else NULL */
+	seqcount_t seq;		/* around changes to key and gen */
+	unsigned int gen;	/* the life, or reset, the sums belong to */
 	u64 id;
 	u64 anon_vmas;		/* anon_vmas of the tree seen born, itself included */
-	u64 wait_ns, hold_ns, holds;
+	unsigned int slot;	/* the index of its sums */
 	bool used, alive;
 };
 
@@ -35,32 +49,82 @@ struct bucket {
 	struct root_entry e[BUCKET_SLOTS];
 };
 
+/* One per entry slot, CPU and copy; written by that CPU's probes only. */
+struct mmp_root_sum {
+	unsigned int gen;
+	u64 wait_ns, hold_ns, holds;
+};
+
 static struct bucket *buckets;
-static unsigned int nr_buckets;
+static unsigned int bucket_bits;
 static atomic64_t next_id;
-static atomic64_t untracked;
 static unsigned int top_n;
 
 DEFINE_STATIC_KEY_TRUE(mmp_top_on);
 
 static struct bucket *bucket_of(const void *root)
 {
-	return &buckets[hash_ptr(root, ilog2(nr_buckets))];
+	return &buckets[hash_ptr(root, bucket_bits)];
 }
 
-/* The live entry of @root, or a new one; NULL when the bucket is full. */
+/*
+ * Changes to what lock-free readers of an entry use, under its bucket
+ * lock: @key, and a new generation unless @same_life.
+ */
+static void entry_set(struct root_entry *e, const void *key, bool same_life)
+{
+	raw_write_seqcount_begin(&e->seq);
+	WRITE_ONCE(e->key, key);
+	if (!same_life)
+		WRITE_ONCE(e->gen, e->gen + 1);
+	raw_write_seqcount_end(&e->seq);
+}
+
+/*
+ * @e's sums over CPUs in the copies @stats, for the life @e is in now.
+ * Under the bucket lock the result is exact up to probes still adding.
+ */
+static void sum_of(const struct root_entry *e, struct mmp_stat __percpu *stats,
+		   struct mmp_root_sum *r)
+{
+	unsigned int cpu;
+
+	*r = (struct mmp_root_sum){ .gen = e->gen };
+	for_each_possible_cpu(cpu) {
+		const struct mmp_root_sum *s =
+			&per_cpu_ptr(stats, cpu)->top_sums[e->slot];
+
+		if (READ_ONCE(s->gen) != e->gen)
+			continue;
+		smp_rmb();	/* the gen before the fields: see add_sum() */
+		r->wait_ns += READ_ONCE(s->wait_ns);
+		r->hold_ns += READ_ONCE(s->hold_ns);
+		r->holds += READ_ONCE(s->holds);
+	}
+}
+
+/*
+ * The live entry of @root, or a new one; NULL when the bucket is full.
+ * What an evicted entry's sums held is added to this CPU's top_lost.
+ */
 static struct root_entry *lookup(struct bucket *b, const void *root, bool born)
 {
+	struct mmp_stat __percpu *live = READ_ONCE(mmp_live);
+	struct mmp_stat *p = this_cpu_ptr(live);
 	struct root_entry *victim = NULL;
+	struct mmp_root_sum lost = {};
 	int i;
 
 	for (i = 0; i < BUCKET_SLOTS; i++) {
 		struct root_entry *e = &b->e[i];
 
-		if (e->used && e->alive && e->root == root && !born)
-			return e;
-		if (e->used && e->alive && e->root == root)
-			e->alive = false;	/* a new life at this address */
+		if (e->used && e->alive && e->key == root) {
+			if (!born)
+				return e;
+			/* a new life at this address */
+			e->alive = false;
+			entry_set(e, NULL, true);
+		}
 		if (!e->used && !victim)
 			victim = e;
 	}
@@ -68,21 +132,32 @@ static struct root_entry *lookup(struct bucket *b, const void *root, bool born)
 		/* evict the dead entry with the least hold time */
 		for (i = 0; i < BUCKET_SLOTS; i++) {
 			struct root_entry *e = &b->e[i];
+			struct mmp_root_sum r;
 
-			if (!e->alive && (!victim || e->hold_ns < victim->hold_ns))
+			if (e->alive)
+				continue;
+			sum_of(e, live, &r);
+			if (!victim || r.hold_ns < lost.hold_ns) {
 				victim = e;
+				lost = r;
+			}
 		}
 	}
 	if (!victim) {
-		atomic64_inc(&untracked);
+		p->top_untracked++;
 		return NULL;
 	}
-	memset(victim, 0, sizeof(*victim));
-	victim->root = root;
+	if (victim->used) {
+		p->top_evicted++;
+		p->top_lost[0] += lost.holds;
+		p->top_lost[1] += lost.hold_ns;
+		p->top_lost[2] += lost.wait_ns;
+	}
 	victim->id = atomic64_inc_return(&next_id);
 	victim->used = true;
 	victim->alive = true;
 	victim->anon_vmas = 1;
+	entry_set(victim, root, false);
 	return victim;
 }
 
@@ -108,11 +183,10 @@ static void end_root(const void *anon_vma, bool forget)
 	for (i = 0; i < BUCKET_SLOTS; i++) {
 		struct root_entry *e = &b->e[i];
 
-		if (e->used && e->alive && e->root == anon_vma) {
-			if (forget)
-				e->used = false;
-			else
-				e->alive = false;
+		if (e->used && e->alive && e->key == anon_vma) {
+			e->alive = false;
+			e->used = !forget;
+			entry_set(e, NULL, !forget);
 		}
 	}
 	raw_spin_unlock(&b->lock);
@@ -133,34 +207,90 @@ void mmp_top_died(const void *anon_vma)
 	end_root(anon_vma, false);
 }
 
-void mmp_top_account(const void *root, u64 wait_ns, u64 hold_ns)
+static void add_sum(struct mmp_stat *p, const struct root_entry *e,
+		    unsigned int gen, u64 wait_ns, u64 hold_ns)
 {
-	struct bucket *b = bucket_of(root);
+	struct mmp_root_sum *s = &p->top_sums[e->slot];
+
+	if (unlikely(s->gen != gen)) {
+		/* readers take a sum's fields only while its gen matches */
+		WRITE_ONCE(s->wait_ns, 0);
+		WRITE_ONCE(s->hold_ns, 0);
+		WRITE_ONCE(s->holds, 0);
+		smp_wmb();	/* the zeroes before the gen: see sum_of() */
+		WRITE_ONCE(s->gen, gen);
+	}
+	WRITE_ONCE(s->wait_ns, s->wait_ns + wait_ns);
+	WRITE_ONCE(s->hold_ns, s->hold_ns + hold_ns);
+	WRITE_ONCE(s->holds, s->holds + 1);
+}
+
+static noinline void account_locked(struct mmp_stat *p, struct bucket *b,
+				    const void *root, u64 wait_ns, u64 hold_ns)
+{
 	struct root_entry *e;
 
 	raw_spin_lock(&b->lock);
 	e = lookup(b, root, false);
 	if (e) {
-		e->wait_ns += wait_ns;
-		if (hold_ns) {
-			e->hold_ns += hold_ns;
-			e->holds++;
-		}
+		add_sum(p, e, e->gen, wait_ns, hold_ns);
+	} else {
+		p->top_lost[0]++;
+		p->top_lost[1] += hold_ns;
+		p->top_lost[2] += wait_ns;
 	}
 	raw_spin_unlock(&b->lock);
 }
 
+/*
+ * Once per acquisition of @root, at its release, into @p (this CPU's live
+ * copy); preemption is off.
+ */
+void mmp_top_account(struct mmp_stat *p, const void *root, u64 wait_ns,
+		     u64 hold_ns)
+{
+	struct bucket *b = bucket_of(root);
+	int i;
+
+	for (i = 0; i < BUCKET_SLOTS; i++) {
+		struct root_entry *e = &b->e[i];
+		unsigned int seq, gen;
+
+		if (READ_ONCE(e->key) != root)
+			continue;
+		seq = raw_seqcount_begin(&e->seq);
+		gen = READ_ONCE(e->gen);
+		if (READ_ONCE(e->key) != root ||
+		    read_seqcount_retry(&e->seq, seq))
+			break;
+		add_sum(p, e, gen, wait_ns, hold_ns);
+		return;
+	}
+	/* first use of a root born before the load, or an entry changing */
+	account_locked(p, b, root, wait_ns, hold_ns);
+}
+
+struct top_row {
+	u64 id, anon_vmas;
+	struct mmp_root_sum sum;
+	bool alive;
+};
+
 static int by_hold_desc(const void *a, const void *b)
 {
-	const struct root_entry *x = a, *y = b;
+	const struct top_row *x = a, *y = b;
 
-	return x->hold_ns < y->hold_ns ? 1 : x->hold_ns > y->hold_ns ? -1 : 0;
+	return x->sum.hold_ns < y->sum.hold_ns ? 1 :
+	       x->sum.hold_ns > y->sum.hold_ns ? -1 : 0;
 }
 
 static int top_show(struct seq_file *m, void *v)
 {
-	size_t n = (size_t)nr_buckets * BUCKET_SLOTS, used = 0, i;
-	struct root_entry *all;
+	size_t n = (size_t)BUCKET_SLOTS << bucket_bits, used = 0, i;
+	u64 untracked = 0, evicted = 0, lost[3] = {};
+	struct mmp_stat __percpu *live;
+	unsigned int cpu;
+	struct top_row *all;
 
 	if (!static_key_enabled(&mmp_top_on)) {
 		seq_puts(m, "# top is off: mmpreempt.ko was loaded with top=0 or mode=counting\n");
@@ -169,24 +299,52 @@ static int top_show(struct seq_file *m, void *v)
 	all = vmalloc(array_size(n, sizeof(*all)));
 	if (!all)
 		return -ENOMEM;
-	for (i = 0; i < nr_buckets; i++) {
+	live = mmp_stats_read_begin();
+	for (i = 0; i < 1U << bucket_bits; i++) {
 		int j;
 
 		raw_spin_lock(&buckets[i].lock);
-		for (j = 0; j < BUCKET_SLOTS; j++)
-			if (buckets[i].e[j].used && buckets[i].e[j].holds)
-				all[used++] = buckets[i].e[j];
+		for (j = 0; j < BUCKET_SLOTS; j++) {
+			const struct root_entry *e = &buckets[i].e[j];
+			struct top_row *r = &all[used];
+
+			if (!e->used)
+				continue;
+			r->id = e->id;
+			r->anon_vmas = e->anon_vmas;
+			r->alive = e->alive;
+			sum_of(e, live, &r->sum);
+			if (r->sum.holds)
+				used++;
+		}
 		raw_spin_unlock(&buckets[i].lock);
 	}
+	for_each_possible_cpu(cpu) {
+		const struct mmp_stat *c = per_cpu_ptr(live, cpu);
+
+		untracked += READ_ONCE(c->top_untracked);
+		evicted += READ_ONCE(c->top_evicted);
+		for (i = 0; i < ARRAY_SIZE(lost); i++)
+			lost[i] += READ_ONCE(c->top_lost[i]);
+	}
+	mmp_stats_read_end();
 	sort(all, used, sizeof(*all), by_hold_desc, NULL);
 	seq_printf(m, "%-10s %14s %14s %10s %10s %s\n", "root_id", "hold_ns",
 		   "wait_ns", "holds", "anon_vmas", "state");
 	for (i = 0; i < used && i < top_n; i++)
 		seq_printf(m, "%-10llu %14llu %14llu %10llu %10llu %s\n",
-			   all[i].id, all[i].hold_ns, all[i].wait_ns, all[i].holds,
+			   all[i].id, all[i].sum.hold_ns, all[i].sum.wait_ns,
+			   all[i].sum.holds,
 			   all[i].anon_vmas, all[i].alive ? "alive" : "freed");
-	seq_printf(m, "# roots not tracked (table full): %lld\n",
-		   (long long)atomic64_read(&untracked));
+	for (; i < used; i++) {
+		lost[0] += all[i].sum.holds;
+		lost[1] += all[i].sum.hold_ns;
+		lost[2] += all[i].sum.wait_ns;
+	}
+	seq_printf(m, "# roots not tracked (table full): %llu\n", untracked);
+	seq_printf(m, "# freed roots evicted to make room: %llu\n", evicted);
+	seq_printf(m, "# in no row (those roots, and rows past top_n): holds %llu hold_ns %llu wait_ns %llu\n",
+		   lost[0], lost[1], lost[2]);
 	vfree(all);
 	return 0;
 }
@@ -198,11 +356,15 @@ void mmp_top_debugfs(struct dentry *dir, unsigned int n)
 	mmp_debugfs_file("top", 0400, dir, NULL, &top_fops);
 }
 
+/*
+ * After a reset (which zeroed the sums with every counter): dead roots go,
+ * and their slots' sums with them.
+ */
 void mmp_top_clear(void)
 {
 	unsigned int i;
 
-	for (i = 0; buckets && i < nr_buckets; i++) {
+	for (i = 0; buckets && i < 1U << bucket_bits; i++) {
 		int j;
 
 		/* live roots keep their ids: a reset starts no new life */
@@ -210,35 +372,73 @@ void mmp_top_clear(void)
 		for (j = 0; j < BUCKET_SLOTS; j++) {
 			struct root_entry *e = &buckets[i].e[j];
 
-			if (!e->alive)
+			if (e->used && !e->alive) {
 				e->used = false;
-			e->wait_ns = 0;
-			e->hold_ns = 0;
-			e->holds = 0;
+				entry_set(e, NULL, false);
+			}
 		}
 		raw_spin_unlock(&buckets[i].lock);
 	}
-	atomic64_set(&untracked, 0);
+}
+
+/* @copy's sums of every entry, once no probe can write them */
+void mmp_top_zero_sums(struct mmp_stat *copy)
+{
+	if (copy->top_sums)
+		memset(copy->top_sums, 0,
+		       array_size(BUCKET_SLOTS << bucket_bits,
+				  sizeof(*copy->top_sums)));
 }
 
 int mmp_top_init(unsigned int slots)
 {
-	unsigned int i;
+	unsigned int i, k, cpu;
 
 	if (!static_key_enabled(&mmp_top_on))
 		return 0;
 	/* slots is validated at load: at least two buckets, a power of two */
-	nr_buckets = slots / BUCKET_SLOTS;
-	buckets = vzalloc(array_size(nr_buckets, sizeof(*buckets)));
+	bucket_bits = ilog2(slots / BUCKET_SLOTS);
+	buckets = vzalloc(array_size(1U << bucket_bits, sizeof(*buckets)));
 	if (!buckets)
 		return -ENOMEM;
-	for (i = 0; i < nr_buckets; i++)
+	for (i = 0; i < 1U << bucket_bits; i++) {
+		int j;
+
 		raw_spin_lock_init(&buckets[i].lock);
+		for (j = 0; j < BUCKET_SLOTS; j++) {
+			seqcount_init(&buckets[i].e[j].seq);
+			buckets[i].e[j].slot = i * BUCKET_SLOTS + j;
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		for_each_possible_cpu(cpu) {
+			struct mmp_stat *c = mmp_stat_copy(k, cpu);
+
+			c->top_sums = vzalloc_node(array_size(slots,
+							      sizeof(*c->top_sums)),
+						   cpu_to_node(cpu));
+			if (!c->top_sums) {
+				mmp_top_exit();
+				return -ENOMEM;
+			}
+		}
+	}
 	return 0;
 }
 
+/* Before mmp_stats_exit(): the sums hang off its copies. */
 void mmp_top_exit(void)
 {
+	unsigned int k, cpu;
+
+	for (k = 0; buckets && k < 2; k++) {
+		for_each_possible_cpu(cpu) {
+			struct mmp_stat *c = mmp_stat_copy(k, cpu);
+
+			vfree(c->top_sums);
+			c->top_sums = NULL;
+		}
+	}
 	vfree(buckets);
 	buckets = NULL;
 }
