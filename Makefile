@@ -12,7 +12,8 @@ DBUILD := $(BUILD)/debug
 # record and view read WORKLOAD ARGS EVENTS BPF NAME OUT RUN from the
 # environment: make puts variables given on its command line there.
 .PHONY: help deps kernel module module-only workloads report-tool rootfs guest run record view test demo bisect clean distclean \
-	kernel-debug module-debug guest-debug test-debug sparc64 sparc64-stock bench-sparc64
+	kernel-debug module-debug guest-debug test-debug sparc64 sparc64-stock bench-sparc64 \
+	kernel-stock bench
 
 help:
 	@echo "mmpreempt: trace the mm locks of the 'mm: preemptibility' series in a QEMU guest"
@@ -40,6 +41,9 @@ help:
 	@echo "                  the debug kernel (guest/kernel-debug.config) and what it boots"
 	@echo "  make sparc64    the series cross-built for sparc64 and its guest's programs;"
 	@echo "                  guest/run-sparc64.sh boots it (make test runs it too)"
+	@echo "  make bench      the benchmarks, each side by side in one boot or under icount:"
+	@echo "                  results/bench/ (bench/*.sh; HOWTO.md, Benchmarks)"
+	@echo "  make kernel-stock  stock linux-source-6.1 with the normal config (off-cost's baseline)"
 	@echo "  make bench-sparc64  gup_test on sparc64: stock 6.1 against the series"
 	@echo "  make bisect     every patch of both series, in order, builds and boots (slow)"
 	@echo "  make clean      remove build/ and results/ (the cache stays)"
@@ -121,6 +125,20 @@ sparc64 sparc64-stock:
 # GUP-fast on sparc64, stock 6.1 against the series (bench/gup-fast-sparc64.sh)
 bench-sparc64: deps sparc64 sparc64-stock
 	@bench/gup-fast-sparc64.sh
+
+# The x86 baseline: the normal config on the unpatched tree.
+kernel-stock:
+	@mkdir -p $(CACHE) && flock $(CACHE)/.kernel.lock env VARIANT=stock guest/kernel.sh >/dev/null
+
+# Every benchmark, one after another (each says what it measures in its
+# header): the events off against stock 6.1, the probes per event, two CPUs
+# on one root, the bpftrace tools on a workload.
+bench: deps guest kernel-stock
+	@bench/off-cost.sh
+	@bench/module-cost.sh
+	@bench/root-contention.sh
+	@bench/bpf-overhead.sh
+	@bench/preempt-latency.sh
 
 # $(value CMD): the command exactly as given, "$" and all, quoted for sh.
 run: guest

@@ -5,7 +5,8 @@ DBG=/sys/kernel/debug
 EV=/sys/kernel/tracing/events/anon_vma
 N=${N:-100000}
 MOD=/mnt/art/mmpreempt.ko
-insmod /mnt/art/modules/event_bench.ko
+[ -e $DBG/event_bench ] || insmod /mnt/art/modules/event_bench.ko
+[ -d $DBG/mmpreempt ] && rmmod mmpreempt
 run() { echo "$N" >$DBG/event_bench; cat $DBG/event_bench; }
 # with_module NAME PARAMS...: one run with mmpreempt.ko loaded so, added to
 # the total of NAME; the module's own counters must equal the events fired
@@ -21,7 +22,32 @@ with_module() {
 	rmmod mmpreempt
 	eval "$name=\$((\$$name + t))"
 }
-off=0 timed=0 notop=0 counting=0 ft=0 r=0 untracked=0
+# The same hold histogram from ftrace hist triggers (recipes/): its count of
+# holds must reach the N fired
+with_hist() {
+	sh /mnt/repo/recipes/anon_vma_hold_hist.sh -- sh -c "echo $N >$DBG/event_bench" >/tmp/hist.out
+	got=$(awk '$1 == "Hits:" { print $2 }' /tmp/hist.out)
+	[ "${got:-0}" -ge "$N" ] || { echo "hist triggers: $got holds of the $N fired" >&2; exit 1; }
+	hist=$((hist + $(cat $DBG/event_bench)))
+}
+# bpf-scripts/anon_vma_lat.bt, the kit's bpftrace tool for the same
+# histograms; timed only once it has attached
+with_bpftrace() {
+	: >/tmp/bt.out
+	bpftrace -B line /mnt/repo/bpf-scripts/anon_vma_lat.bt >/tmp/bt.out 2>&1 &
+	p=$!
+	until grep -q '^Tracing' /tmp/bt.out; do
+		kill -0 $p 2>/dev/null || { echo "bpftrace died:" >&2; cat /tmp/bt.out >&2; exit 1; }
+		sleep 0.2
+	done
+	bt=$((bt + $(run)))
+	kill -INT $p
+	wait $p || :
+	got=$(awk '/^@released\[anon_vma, write\]:/ { print $NF }' /tmp/bt.out)
+	[ "${got:-0}" -ge "$N" ] || { echo "bpftrace: $got write releases of the $N fired" >&2; exit 1; }
+}
+off=0 timed=0 notop=0 counting=0 ft=0 hist=0 bt=0 r=0 untracked=0
+BPFTRACE=${BPFTRACE:-1}
 while [ $r -lt "$ROUNDS" ]; do
 	off=$((off + $(run)))
 	with_module timed
@@ -34,17 +60,28 @@ while [ $r -lt "$ROUNDS" ]; do
 	for e in anon_vma_lock_start anon_vma_lock_acquired anon_vma_lock_released; do
 		echo 0 >$EV/$e/enable
 	done
+	with_hist
+	[ "$BPFTRACE" = 1 ] && with_bpftrace
 	r=$((r + 1))
 done
 ev=$((3 * N * ROUNDS))
 echo "rounds $ROUNDS x $N x 3 anon_vma lock events (start, acquired contended, released), fired from a loop with preemption off"
-echo "units: instructions per event (icount: one guest ns per instruction); clock: $clock"
-awk -v off="$off" -v t="$timed" -v nt="$notop" -v c="$counting" -v ft="$ft" -v ev="$ev" 'BEGIN {
-	printf "%-34s %8s %12s\n", "configuration", "per_event", "above_off"
-	printf "%-34s %8.1f %12s\n", "events off (static branch + loop)", off / ev, "-"
-	printf "%-34s %8.1f %12.1f\n", "mmpreempt.ko mode=timed (default)", t / ev, (t - off) / ev
-	printf "%-34s %8.1f %12.1f\n", "mmpreempt.ko mode=timed top=0", nt / ev, (nt - off) / ev
-	printf "%-34s %8.1f %12.1f\n", "mmpreempt.ko mode=counting", c / ev, (c - off) / ev
-	printf "%-34s %8.1f %12.1f\n", "ftrace ring buffer", ft / ev, (ft - off) / ev
+# module-cost.sh boots with icount and says so; anywhere else these are ns
+echo "units: ${UNITS:-guest ns per event (no icount: wall time of this guest, not instruction counts)}; module clock: $clock"
+awk -v off="$off" -v t="$timed" -v nt="$notop" -v c="$counting" -v ft="$ft" -v hi="$hist" \
+	-v bt="$bt" -v btr="$BPFTRACE" -v ev="$ev" 'BEGIN {
+	printf "%-40s %9s %9s %12s\n", "configuration", "per_event", "above_off", "x_timed"
+	printf "%-40s %9.1f %9s %12s\n", "events off (static branch + loop)", off / ev, "-", "-"
+	row("mmpreempt.ko mode=timed (default)", t)
+	row("mmpreempt.ko mode=timed top=0", nt)
+	row("mmpreempt.ko mode=counting", c)
+	row("ftrace ring buffer", ft)
+	row("ftrace hist triggers (recipes/)", hi)
+	if (btr == 1)
+		row("bpftrace bpf-scripts/anon_vma_lat.bt", bt)
+}
+function row(name, v) {
+	printf "%-40s %9.1f %9.1f %12.2f\n", name, v / ev, (v - off) / ev, (v - off) / (t - off)
 }'
+echo "x_timed: cost above off as a multiple of mode=timed's"
 echo "holds untracked during the module runs: $untracked"

@@ -5,7 +5,10 @@
 # MEASURES: event_bench.ko (guest/testmods) fires N rounds of the three
 #   anon_vma lock events in a loop; timed by the guest clock with the events
 #   off, with mmpreempt.ko loaded in each mode (timed, timed top=0,
-#   counting), and into the ftrace buffer, interleaved over ROUNDS rounds.
+#   counting), into the ftrace buffer, into ftrace hist triggers
+#   (recipes/anon_vma_hold_hist.sh) and into bpftrace's anon_vma_lat.bt
+#   (BPFTRACE=0: not), interleaved over ROUNDS rounds; each tracer must
+#   count the events fired.
 #   Cost per event = time / events; above off = the tracepoint's call and
 #   the probe itself.
 # NEEDS: make kernel module rootfs. Boots with ICOUNT=1 (TCG,
@@ -19,5 +22,5 @@ res=$TOP/results/bench
 mkdir -p "$res"
 ROUNDS=${ROUNDS:-5} N=${N:-100000}
 ICOUNT=1 SMP=1 NUMA=1 MEM=${MEM:-1024} QUIET=1 "$TOP/guest/run.sh" -r "$res" -- "
-ROUNDS=$ROUNDS N=$N sh /mnt/repo/bench/module-cost-guest.sh >/mnt/results/module-cost.txt 2>&1"
+UNITS='instructions per event (icount: one guest ns per instruction)' BPFTRACE=${BPFTRACE:-1} ROUNDS=$ROUNDS N=$N sh /mnt/repo/bench/module-cost-guest.sh >/mnt/results/module-cost.txt 2>&1"
 cat "$res/module-cost.txt"

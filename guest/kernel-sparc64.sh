@@ -28,16 +28,7 @@ kernel_cached image "$out"
 mkdir -p "$CACHE/kernel" "$CACHE/logs" "$obj"
 src=$("$TOP/guest/kernel-src.sh")
 tree=$src
-if [ "$VARIANT" = sparc64-stock ]; then
-	# the baseline commit, checked out beside the patched tree
-	tree=$CACHE/src/linux-stock
-	if [ "$(git -C "$tree" rev-parse HEAD 2>/dev/null)" != "$(git -C "$src" rev-parse baseline)" ]; then
-		git -C "$src" worktree remove --force "$tree" >/dev/null 2>&1 || rm -rf "$tree"
-		git -C "$src" worktree prune
-		log "checking out the unpatched baseline in $tree"
-		git -C "$src" worktree add -q --detach "$tree" baseline
-	fi
-fi
+[ "$VARIANT" = sparc64-stock ] && tree=$(baseline_tree "$src")
 kmake() { make -C "$tree" O="$obj" ARCH=sparc64 CROSS_COMPILE=$cross LOCALVERSION= "$@"; }
 
 frag=$obj/.mmpreempt-fragment

@@ -28,12 +28,14 @@ series_files() {
 # kmemleak, fault injection, no KSM), both x86_64 (guest/kernel.sh); and
 # "sparc64" (guest/kernel-sparc64.config, cross-built by
 # guest/kernel-sparc64.sh) with "sparc64-stock", the same config on the
-# unpatched tree (the GUP-fast comparison's baseline). Each has its own key,
-# object directory and "current" link in the cache; ccache is shared.
+# unpatched tree (the GUP-fast comparison's baseline); and "stock", the
+# normal config on the unpatched tree (bench/off-cost.sh's baseline). Each
+# has its own key, object directory and "current" link in the cache; ccache
+# is shared.
 VARIANT=${VARIANT:-normal}
 case $VARIANT in
-normal|debug|sparc64|sparc64-stock) ;;
-*) printf '%s: error: VARIANT=%s: want normal, debug, sparc64 or sparc64-stock\n' "$PROG" "$VARIANT" >&2; exit 1 ;;
+normal|debug|stock|sparc64|sparc64-stock) ;;
+*) printf '%s: error: VARIANT=%s: want normal, debug, stock, sparc64 or sparc64-stock\n' "$PROG" "$VARIANT" >&2; exit 1 ;;
 esac
 # kernel_fragments [VARIANT]: the config fragments, in merge order.
 kernel_fragments() {
@@ -66,7 +68,7 @@ kernel_key() {
 		echo "${1:-$VARIANT}"
 		dpkg-query -W -f='${Version}\n' "$KSRC_PKG" 2>/dev/null || echo nopkg
 		case ${1:-$VARIANT} in
-		*-stock) ;;
+		stock|*-stock) ;;
 		*)
 			for s in "$TOP/patches/series" "$TOP/tracepoints/series"; do
 				cat "$s"
@@ -136,6 +138,19 @@ kernel_build() {
 		die "$VARIANT kernel build failed (full log: $blog)"
 	fi
 	build_secs=$(elapsed "$bt0")
+}
+
+# baseline_tree SRC: the unpatched baseline commit of the patched tree SRC,
+# checked out beside it (for the stock variants); prints its path.
+baseline_tree() {
+	_t=$CACHE/src/linux-stock
+	if [ "$(git -C "$_t" rev-parse HEAD 2>/dev/null)" != "$(git -C "$1" rev-parse baseline)" ]; then
+		git -C "$1" worktree remove --force "$_t" >/dev/null 2>&1 || rm -rf "$_t"
+		git -C "$1" worktree prune
+		log "checking out the unpatched baseline in $_t"
+		git -C "$1" worktree add -q --detach "$_t" baseline
+	fi
+	echo "$_t"
 }
 
 # kernel_cached FILE PRINT: when $out (the key's output) has FILE and the

@@ -39,7 +39,7 @@ rootfs=$CACHE/rootfs/$(rootfs_key).img
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: run 'make deps'"
 SMP=${SMP:-2} NUMA=${NUMA:-2} MEM=${MEM:-2048} TIMEOUT=${TIMEOUT:-900}
 [ $((MEM % NUMA)) -eq 0 ] || die "MEM=$MEM is not divisible by NUMA=$NUMA"
-[ $((SMP % NUMA)) -eq 0 ] || die "SMP=$SMP is not divisible by NUMA=$NUMA"
+[ "$SMP" -eq 1 ] || [ $((SMP % NUMA)) -eq 0 ] || die "SMP=$SMP is not 1 and not divisible by NUMA=$NUMA"
 
 # KVM can be present and still unable to run a kernel (it fails, or crawls):
 # boot ours with no root device and see whether it reaches the expected panic
@@ -74,17 +74,21 @@ esac
 
 # Two NUMA nodes by default (page migration needs them): memory and CPUs
 # split evenly, one socket per node (an LLC spanning two nodes makes the
-# scheduler warn at boot).
+# scheduler warn at boot). With SMP=1 (icount) the CPU is node 0's and the
+# other nodes have memory only.
 numa=""
 n=0
 while [ $n -lt "$NUMA" ]; do
 	per=$((SMP / NUMA))
 	cpus=",cpus=$((n * per))-$((n * per + per - 1))"
+	[ "$SMP" -eq 1 ] && { [ $n -eq 0 ] && cpus=",cpus=0" || cpus=""; }
 	numa="$numa -object memory-backend-ram,id=m$n,size=$((MEM / NUMA))M"
 	numa="$numa -numa node,nodeid=$n$cpus,memdev=m$n"
 	n=$((n + 1))
 done
 
+smp="$SMP,sockets=$NUMA,cores=$((SMP / NUMA)),threads=1"
+[ "$SMP" -eq 1 ] && smp=1
 timing=""
 if [ "${ICOUNT:-0}" = 1 ]; then
 	timing="-icount shift=0,align=off,sleep=off -rtc clock=vm"
@@ -119,7 +123,7 @@ log "booting $(cat "$CACHE/kernel/$(kernel_key)/kernel.release" 2>/dev/null || e
 t0=$(date +%s)
 # shellcheck disable=SC2086 # the option lists are meant to split
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel "$accel_opt" $cpu \
-	-smp "$SMP,sockets=$NUMA,cores=$((SMP / NUMA)),threads=1" -m "${MEM}M" $numa $timing \
+	-smp "$smp" -m "${MEM}M" $numa $timing \
 	-nodefaults -display none -no-reboot -monitor none \
 	-chardev "file,id=con,path=$results/console.log" -serial chardev:con \
 	-kernel "$kernel" -append "$append" \

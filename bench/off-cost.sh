@@ -1,0 +1,62 @@
+#!/bin/sh
+# off-cost.sh: what the series costs mm paths with every trace event off,
+# against stock linux-source-6.1 built with the same config.
+#
+# MEASURES: mmops (guest/workloads) on four paths: fork + copy-on-write +
+#   exit, fault + munmap of 32 MiB, shared file mmap + truncate, and
+#   move_pages(2) migration between two NUMA nodes (rmap walks), ROUNDS
+#   times each, in one boot of the stock kernel (VARIANT=stock) and one of
+#   the patched kernel (events off: nothing enables them). Reports per path
+#   the median ns per operation on each, with its spread, and the patched
+#   kernel's cost relative to stock in percent.
+# NEEDS: make kernel rootfs workloads, and the stock kernel (built here if
+#   missing: VARIANT=stock guest/kernel.sh, about 30 CPU-minutes cold).
+#   Boots with ICOUNT=1 (one guest ns per instruction: reproducible, not
+#   real-hardware latencies), SMP=1, two NUMA nodes (the second memory only).
+# OVERHEAD: two boots, a few minutes at ROUNDS=5; SMOKE=1: the patched
+#   kernel only, 1 round of few operations (what make test runs).
+# Output: results/bench/off-cost.txt
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+res=$TOP/results/bench
+mkdir -p "$res"
+ROUNDS=${ROUNDS:-5}
+kernels="stock normal"
+[ "${SMOKE:-0}" = 1 ] && { kernels=normal ROUNDS=1; }
+: >"$res/off-cost.raw"
+for k in $kernels; do
+	if [ "$k" = stock ]; then
+		VARIANT=stock "$TOP/guest/kernel.sh" >/dev/null
+	fi
+	VARIANT=$k ICOUNT=1 SMP=1 NUMA=2 MEM=${MEM:-1024} QUIET=1 "$TOP/guest/run.sh" -r "$res/off-cost-$k" -- "
+ROUNDS=$ROUNDS sh /mnt/repo/bench/off-cost-guest.sh >/mnt/results/off-cost.txt 2>&1"
+	sed "s/^/$k /" "$res/off-cost-$k/off-cost.txt" >>"$res/off-cost.raw"
+done
+{
+	echo "rounds $ROUNDS per path and kernel; units: ns per operation under icount (= instructions)"
+	echo "ops: fork+COW+exit, fault+munmap 32 MiB, file mmap+truncate 1 MiB, migrate 128 pages there and back"
+	awk '
+	$1 !~ /^#/ && NF == 4 { k = $1; p = $3; n[k, p]++; v[k, p, n[k, p]] = $4; paths[p] = 1; ks[k] = 1 }
+	function med(k, p,   i, j, t, c, a) { c = n[k, p]
+		for (i = 1; i <= c; i++) a[i] = v[k, p, i]
+		for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		lo = a[1]; hi = a[c]
+		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2 }
+	function fig(x) { return x ? sprintf("%.1f", x) : "-" }
+	function span(x, l, h) { return x ? sprintf("%.1f-%.1f", l, h) : "-" }
+	END {
+		printf "%-8s %14s %22s %14s %22s %10s\n", "path", "stock_ns", "stock_min-max", "patched_ns", "patched_min-max", "patched_vs_stock"
+		np = split("fork fault file migrate", order, " ")
+		for (i = 1; i <= np; i++) {
+			p = order[i]
+			if (!(p in paths))
+				continue
+			lo = hi = 0; s = ("stock", p) in n ? med("stock", p) : 0; slo = lo; shi = hi
+			lo = hi = 0; q = ("normal", p) in n ? med("normal", p) : 0; qlo = lo; qhi = hi
+			printf "%-8s %14s %22s %14s %22s %10s\n", p, fig(s), span(s, slo, shi), fig(q), span(q, qlo, qhi),
+				s && q ? sprintf("%+.3f%%", (q - s) * 100 / s) : "-"
+		}
+	}' "$res/off-cost.raw"
+	grep -h '^#' "$res"/off-cost-*/off-cost.txt || :
+} >"$res/off-cost.txt"
+cat "$res/off-cost.txt"
