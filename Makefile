@@ -139,6 +139,7 @@ bench: deps guest kernel-stock
 	@bench/root-contention.sh
 	@bench/bpf-overhead.sh
 	@bench/preempt-latency.sh
+	@bench/summary.sh
 
 # $(value CMD): the command exactly as given, "$" and all, quoted for sh.
 run: guest

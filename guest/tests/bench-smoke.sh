@@ -12,7 +12,8 @@
 #   tlb_preempt_points back;
 #   recipes/anon_vma_hold_hist.sh around a fork tree prints a histogram of
 #   write-mode holds with nothing dropped, and leaves no trigger
-#   and no synthetic event behind.
+#   and no synthetic event behind. (The host test bench-summary turns these
+#   tables into markdown and JSON.)
 # requires: mmpreempt.ko, event_bench.ko, bpftrace, rootstorm, mmops, forktree,
 #   unmap, alllocks, cyclictest, taskset, test_hmm.ko, CONFIG_SCHED_DEBUG
 # debug-ci: skip benchmarks run on the normal kernel only
