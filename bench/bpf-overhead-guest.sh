@@ -25,7 +25,7 @@ work >/dev/null	# warm the page cache and the binaries
 echo "workload: forktree --depth 2 --width 3 --mib 1; unmap --mib 64; filemap --procs 4 --pages 64"
 echo "rounds: $ROUNDS, each tool's run between two runs without a tool (icount: ns = instructions)"
 echo "medians; the spread is min-max over the runs of that column"
-printf '%-16s %22s %22s %8s\n' tool "with: median (spread)" "without: median (spread)" ratio
+printf '%-16s %10s %14s %11s %14s %8s\n' tool with_ms with_min-max without_ms without_min-max ratio
 for t in $tools; do
 	with="" without="" r=0
 	while [ $r -lt "$ROUNDS" ]; do
@@ -49,6 +49,6 @@ for t in $tools; do
 		lo = v[1]; hi = v[n]
 		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
 	{ mw = med($2, a); wl = lo; wh = hi; mo = med($3, b)
-	  printf "%-16s %8.1f (%5.1f-%5.1f) %8.1f (%5.1f-%5.1f) %8.3f\n", $1, mw / 1e6, wl / 1e6, wh / 1e6,
-		mo / 1e6, lo / 1e6, hi / 1e6, mw / mo }'
+	  printf "%-16s %10.1f %14s %11.1f %14s %8.3f\n", $1, mw / 1e6, sprintf("%.1f-%.1f", wl / 1e6, wh / 1e6),
+		mo / 1e6, sprintf("%.1f-%.1f", lo / 1e6, hi / 1e6), mw / mo }'
 done

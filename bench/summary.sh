@@ -6,8 +6,9 @@
 # MEASURES: nothing; reads results/bench/*.txt as the bench scripts wrote
 #   them: a header row whose first word is configuration, path, model or
 #   tool, then one row per line, the last N fields the columns (N = the
-#   header's fields less one), the name the rest; the table ends at the
-#   first line whose last two fields are not numbers, spans or "-".
+#   header's fields less one), the name the rest; "#" lines inside it go
+#   below it; the table ends at the first other line whose last two fields
+#   are not numbers, spans or "-".
 # NEEDS: awk. OVERHEAD: none.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +29,7 @@ for b in off-cost module-cost root-contention preempt-latency bpf-overhead; do
 		next
 	}
 	!hdr { notes = notes (notes ? "\n" : "") $0; next }
+	hdr && !done && /^#/ { after = after (after ? "\n" : "") $0; next }
 	hdr && NF >= nc && !done && num($NF) && num($(NF - 1)) {
 		r++
 		name = $1; for (i = 2; i <= NF - nc + 1; i++) name = name " " $i
