@@ -1,8 +1,9 @@
 #!/bin/sh
 # description: bench/summary.sh turns the tables the guest test bench-smoke
-#   printed (module-cost, root-contention, preempt-latency: off-cost's table
-#   is made on the host and needs the stock kernel) into summary.md and
-#   summary.json: the JSON parses (perl's JSON::PP), has those three tables
+#   printed (module-cost, root-contention, preempt-latency, bpf-overhead:
+#   off-cost's table is made on the host and needs the stock kernel) into
+#   summary.md and summary.json: the JSON parses (perl's JSON::PP), has those
+#   four tables
 #   and as many rows in each as the markdown, and every row as many values
 #   as its table has columns
 # requires: perl (JSON::PP)
@@ -11,7 +12,7 @@ grep -Eq '^(not )?ok [0-9]+ bench-smoke( |$)' "$RES/guest.tap" 2>/dev/null ||
 	skip "guest test bench-smoke did not run (T= selects others)"
 s=$RES/bench-summary
 rm -rf "$s" && mkdir -p "$s"
-for b in module-cost root-contention preempt-latency; do
+for b in module-cost root-contention preempt-latency bpf-overhead; do
 	[ -s "$RES/bench-$b.txt" ] || fail "bench-smoke left no $RES/bench-$b.txt"
 	cp "$RES/bench-$b.txt" "$s/$b.txt"
 done
@@ -28,6 +29,6 @@ got=$(perl -MJSON::PP -e '
 	print join(" ", map { "$_->{bench}:" . @{$_->{rows}} } @$t), "\n"' "$s/summary.json") ||
 	fail "summary.json does not parse or has a short row"
 want=$(awk '/^## / { b = $2 } /^\| / && !/^\|---/ { n[b]++ } END {
-	split("module-cost root-contention preempt-latency", o, " ")
-	for (i = 1; i <= 3; i++) printf "%s%s:%d", (i > 1 ? " " : ""), o[i], n[o[i]] - 1; print "" }' "$s/summary.md")
+	split("module-cost root-contention preempt-latency bpf-overhead", o, " ")
+	for (i = 1; i <= 4; i++) printf "%s%s:%d", (i > 1 ? " " : ""), o[i], n[o[i]] - 1; print "" }' "$s/summary.md")
 expect "tables and rows in summary.json (summary.md: the same)" "$got" "$want"

@@ -7,6 +7,7 @@
 #   what was fired) and print every row of their tables with numbers;
 #   bench/off-cost-guest.sh (1 round of a few operations) times all four
 #   paths (fork, fault, file, migrate: this guest has two NUMA nodes);
+#   bench/bpf-overhead-guest.sh (1 round) a row for each of the six tools;
 #   bench/preempt-latency-guest.sh (8 MiB, 20 roots) gives a max and a p99
 #   for each of its 18 cases and puts the preemption model and
 #   tlb_preempt_points back;
@@ -17,7 +18,7 @@
 # requires: mmpreempt.ko, event_bench.ko, bpftrace, rootstorm, mmops, forktree,
 #   unmap, alllocks, cyclictest, taskset, test_hmm.ko, CONFIG_SCHED_DEBUG
 # debug-ci: skip benchmarks run on the normal kernel only
-# timeout: 300
+# timeout: 600
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/module.sh"
 T=/sys/kernel/tracing
@@ -43,6 +44,11 @@ for p in fork fault file migrate; do
 	awk -v p="$p" '$2 == p && $3 ~ /^[0-9.]+$/ && $3 > 0 { f = 1 } END { exit !f }' "$RES/bench-off-cost.txt" ||
 		fail "off-cost: no time for the $p path"
 done
+ROUNDS=1 sh /mnt/repo/bench/bpf-overhead-guest.sh >"$RES/bench-bpf-overhead.txt" 2>&1 ||
+	{ cat "$RES/bench-bpf-overhead.txt"; fail "bench/bpf-overhead-guest.sh failed"; }
+cat "$RES/bench-bpf-overhead.txt"
+expect "bpf-overhead: tools with a row" "$(awk '$1 == "tool" { t = 1; next } t && !/^#/ && NF == 6 && $NF ~ /^[0-9.]+$/ { n++ } END { print n + 0 }' "$RES/bench-bpf-overhead.txt")" \
+	"$(ls /mnt/repo/bpf-scripts/*.bt | wc -l)"
 MIB=8 ROOTS=20 sh /mnt/repo/bench/preempt-latency-guest.sh >"$RES/bench-preempt-latency.txt" 2>&1 ||
 	{ cat "$RES/bench-preempt-latency.txt"; fail "bench/preempt-latency-guest.sh failed"; }
 cat "$RES/bench-preempt-latency.txt"
