@@ -13,44 +13,57 @@ DBUILD := $(BUILD)/debug
 # environment: make puts variables given on its command line there.
 .PHONY: help deps kernel module module-only workloads report-tool rootfs guest run record view test demo bisect clean distclean \
 	kernel-debug module-debug guest-debug test-debug sparc64 sparc64-stock bench-sparc64 \
-	kernel-stock bench
+	kernel-stock kernel-lockstat bench
 
 help:
-	@echo "mmpreempt: trace the mm locks of the 'mm: preemptibility' series in a QEMU guest"
-	@echo
-	@echo "  make deps       install the Debian packages the kit needs (apt-get, idempotent)"
-	@echo "  make kernel     patched linux-source-6.1 bzImage, cached by content in CACHE"
-	@echo "  make module     mmpreempt.ko against that kernel"
-	@echo "  make workloads  the guest's C workloads, into build/bin"
-	@echo "  make rootfs     the Debian bookworm guest image, cached by recipe in CACHE"
-	@echo "  make report-tool  mmreport, the host-side trace.dat analyzer (build/host/)"
-	@echo "  make run CMD='...'  boot the guest and run CMD there (results/run/)"
-	@echo "  make record WORKLOAD=mix [ARGS='...'] [EVENTS='...'] [BPF='tool ...'|none]"
-	@echo "                  trace-cmd + mmpreempt.ko + bpftrace around one workload,"
-	@echo "                  then the report: results/<workload>-<timestamp>/"
-	@echo "  make view [RUN=results/...]  kernelshark on the newest (or that) trace.dat"
-	@echo "  make demo       make record WORKLOAD=mix into results/demo/, with its summary"
-	@echo "  make test       the suite on the normal and the debug kernel side by side (CI);"
-	@echo "                  ends 'N passed, N failed, N skipped' (T='name ...' runs only"
-	@echo "                  those guest tests; KERNELS=normal boots the normal one alone;"
-	@echo "                  on the debug kernel the tests marked debug-ci: skip are skipped"
-	@echo "                  unless DEBUG_SUITE=full)"
-	@echo "  make test-debug every test on the debug kernel (lockdep, KASAN, kmemleak, no KSM),"
-	@echo "                  1,000 load cycles; slow (see HOWTO.md, The debug kernel)"
-	@echo "  make kernel-debug, make module-debug, make guest-debug"
-	@echo "                  the debug kernel (guest/kernel-debug.config) and what it boots"
-	@echo "  make sparc64    the series cross-built for sparc64 and its guest's programs;"
-	@echo "                  guest/run-sparc64.sh boots it (make test runs it too)"
-	@echo "  make bench      the benchmarks, each side by side in one boot or under icount:"
-	@echo "                  results/bench/ (bench/*.sh; HOWTO.md, Benchmarks)"
-	@echo "  make kernel-stock  stock linux-source-6.1 with the normal config (off-cost's baseline)"
-	@echo "  make bench-sparc64  gup_test on sparc64: stock 6.1 against the series"
-	@echo "  make bisect     every patch of both series, in order, builds and boots (slow)"
-	@echo "  make clean      remove build/ and results/ (the cache stays)"
-	@echo "  make distclean  clean, and remove the cache too ($(CACHE))"
-	@echo
-	@echo "Variables: CACHE=$(CACHE)  ACCEL=auto|kvm|tcg  SMP=2  NUMA=2  MEM=2048"
-	@echo "  PREEMPT=none|voluntary|full  ICOUNT=1 (deterministic guest time)  TIMEOUT=900"
+	@echo 'mmpreempt: trace the mm locks of the "mm: preemptibility" series in a QEMU guest'
+	@echo ''
+	@echo 'Start here:'
+	@echo '  demo            - everything a first trace needs, then make record WORKLOAD=mix'
+	@echo '                    into results/demo/ with its report, summary and plots'
+	@echo '  test            - the suite on the normal, debug and sparc64 kernels (what CI runs);'
+	@echo '                    ends "N passed, N failed, N skipped" (T="name ..." only those'
+	@echo '                    tests; KERNELS=normal one kernel; DEBUG_SUITE=full every debug test)'
+	@echo ''
+	@echo 'Guest (cached by content in CACHE):'
+	@echo '  deps            - install the Debian packages the kit needs (apt-get, idempotent)'
+	@echo '  guest           - kernel, rootfs, workloads, report-tool and module: all a boot needs'
+	@echo '  kernel          - the patched linux-source-6.1 bzImage and its in-tree modules'
+	@echo '  module          - mmpreempt.ko and the test modules against that kernel'
+	@echo '  module-only     - the same without checking the kernel first'
+	@echo '  workloads       - the guest'"'"'s static C workloads, into build/bin/'
+	@echo '  rootfs          - the Debian bookworm guest image'
+	@echo '  report-tool     - mmreport, the host-side trace.dat analyser, into build/host/'
+	@echo ''
+	@echo 'Tracing:'
+	@echo '  run CMD=...     - boot the guest and run CMD there (results/run/)'
+	@echo '  record          - trace-cmd + mmpreempt.ko + bpftrace around one workload, then the'
+	@echo '                    report: WORKLOAD=mix ARGS=... EVENTS=... BPF="tool ..."|none'
+	@echo '                    NAME=... OUT=... (results/<workload>-<timestamp>/)'
+	@echo '  view            - kernelshark on the newest trace.dat (RUN=results/... for another)'
+	@echo ''
+	@echo 'Other kernels:'
+	@echo '  kernel-debug    - the debug kernel (lockdep, KASAN, kmemleak, no KSM)'
+	@echo '  module-debug    - mmpreempt.ko and the test modules against it'
+	@echo '  guest-debug     - all a debug boot needs'
+	@echo '  test-debug      - every test on the debug kernel, 1,000 load cycles (slow)'
+	@echo '  sparc64         - the series cross-built for sparc64, and its guest'"'"'s programs'
+	@echo '  sparc64-stock   - the same config on stock 6.1 (the GUP-fast baseline)'
+	@echo '  kernel-stock    - stock linux-source-6.1 with the normal config (off-cost'"'"'s baseline)'
+	@echo '  kernel-lockstat - the normal config with CONFIG_LOCK_STAT (workload-cost'"'"'s anchor)'
+	@echo '  bisect          - every patch of both series, in order, builds and boots (slow)'
+	@echo ''
+	@echo 'Benchmarks (results/bench/; HOWTO.md, Benchmarks):'
+	@echo '  bench           - every benchmark, then summary.md, summary.json and the plots'
+	@echo '                    (SETUP=0: without the cold setup-cost build of 20-25 minutes)'
+	@echo '  bench-sparc64   - gup_test on sparc64: stock 6.1 against the series'
+	@echo ''
+	@echo 'Cleaning:'
+	@echo '  clean           - remove build/ and results/ (the cache stays)'
+	@echo '  distclean       - clean, and remove the cache too ($(CACHE))'
+	@echo ''
+	@echo 'Variables: CACHE=$(CACHE)  ACCEL=auto|kvm|tcg  SMP=2  NUMA=2  MEM=2048'
+	@echo '  PREEMPT=none|voluntary|full  ICOUNT=1 (deterministic guest time)  TIMEOUT=900'
 
 deps:
 	@guest/deps.sh
@@ -130,16 +143,24 @@ bench-sparc64: deps sparc64 sparc64-stock
 kernel-stock:
 	@mkdir -p $(CACHE) && flock $(CACHE)/.kernel.lock env VARIANT=stock guest/kernel.sh >/dev/null
 
+# The lock-statistics anchor: the normal config with CONFIG_LOCK_STAT.
+kernel-lockstat:
+	@mkdir -p $(CACHE) && flock $(CACHE)/.kernel.lock env VARIANT=lockstat guest/kernel.sh >/dev/null
+
 # Every benchmark, one after another (each says what it measures in its
 # header): the events off against stock 6.1, the probes per event, two CPUs
-# on one root, the bpftrace tools on a workload.
-bench: deps guest kernel-stock
+# on one root, every tracer and LOCK_STAT on workloads, the realtime
+# experiment, the setup from a clean clone (SETUP=0: not that one, which
+# is a cold build of 20-25 minutes); then the summary and the plots.
+bench: deps guest kernel-stock kernel-lockstat
 	@bench/off-cost.sh
 	@bench/module-cost.sh
 	@bench/root-contention.sh
-	@bench/bpf-overhead.sh
+	@bench/workload-cost.sh
 	@bench/preempt-latency.sh
+	@if [ "$(SETUP)" != 0 ]; then bench/setup-cost.sh; fi
 	@bench/summary.sh
+	@bench/plots.sh
 
 # $(value CMD): the command exactly as given, "$" and all, quoted for sh.
 run: guest

@@ -85,3 +85,14 @@ function row(name, v) {
 }'
 echo "x_timed: cost above off as a multiple of mode=timed's"
 echo "holds untracked during the module runs: $untracked"
+# perf lock contention -b would take the BPF way to the contention events,
+# but those are the kernel's lock:contention_* tracepoints, which the
+# synthetic anon_vma events fired here are not; bench/workload-cost.sh
+# measures perf lock record on real workloads.
+if ! command -v perf >/dev/null; then
+	echo "# perf lock contention -b: not measured: no perf (linux-perf) in this guest"
+elif perf lock contention -h 2>&1 | grep -q 'no BUILD_BPF_SKEL'; then
+	echo "# perf lock contention -b: not measured: Debian's linux-perf $(dpkg-query -W -f='${Version}' linux-perf) is built without BUILD_BPF_SKEL (perf lock contention -h says so)"
+else
+	echo "# perf lock contention -b: not measured here: it watches lock:contention_*, which event_bench does not fire"
+fi

@@ -4,8 +4,8 @@
 # table with the lines its benchmark printed about it (rounds, units).
 #
 # MEASURES: nothing; reads results/bench/*.txt as the bench scripts wrote
-#   them: a header row whose first word is configuration, path, model or
-#   tool, then one row per line, the last N fields the columns (N = the
+#   them: a header row whose first word is configuration, path, model,
+#   tool, workload or setup, then one row per line, the last N fields the columns (N = the
 #   header's fields less one), the name the rest; "#" lines inside it go
 #   below it; the table ends at the first other line whose last two fields
 #   are not numbers, spans or "-".
@@ -17,13 +17,13 @@ md=$res/summary.md json=$res/summary.json
 : >"$md"
 printf '[' >"$json"
 first=1
-for b in off-cost module-cost root-contention preempt-latency bpf-overhead; do
+for b in off-cost module-cost root-contention workload-cost preempt-latency setup-cost; do
 	f=$res/$b.txt
 	[ -f "$f" ] || { echo "summary: $b: not run (no $f)" >&2; continue; }
 	awk -v bench="$b" -v md="$md" -v first="$first" '
 	function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\n/, "\\n", s); return s }
 	function num(v) { return v ~ /^[-+]?[0-9.]+(-[0-9.]+)?%?$/ || v == "-" || v ~ /^>[0-9]+$/ }
-	!hdr && $1 ~ /^(configuration|path|model|tool)$/ {
+	!hdr && $1 ~ /^(configuration|path|model|tool|workload|setup)$/ {
 		hdr = 1; nc = NF
 		for (i = 1; i <= NF; i++) h[i] = $i
 		next

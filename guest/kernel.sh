@@ -5,7 +5,8 @@
 # the cache as a git repository, both series applied with `git am`), merges
 # the variant's config fragments over allnoconfig (VARIANT=normal:
 # guest/kernel.config; VARIANT=debug: guest/kernel-debug.config over it;
-# VARIANT=stock: guest/kernel.config on the unpatched baseline), and
+# VARIANT=stock: guest/kernel.config on the unpatched baseline;
+# VARIANT=lockstat: guest/kernel-lockstat.config over the normal one), and
 # builds bzImage and modules with ccache out of tree, one object directory per
 # variant. The result is stored under $CACHE/kernel/<key>, where key
 # hashes everything it is built from; a second run with the same inputs, from

@@ -29,19 +29,22 @@ series_files() {
 # "sparc64" (guest/kernel-sparc64.config, cross-built by
 # guest/kernel-sparc64.sh) with "sparc64-stock", the same config on the
 # unpatched tree (the GUP-fast comparison's baseline); and "stock", the
-# normal config on the unpatched tree (bench/off-cost.sh's baseline). Each
+# normal config on the unpatched tree (bench/off-cost.sh's baseline); and
+# "lockstat" (guest/kernel-lockstat.config merged over the normal one:
+# CONFIG_LOCK_STAT, bench/workload-cost.sh's anchor). Each
 # has its own key, object directory and "current" link in the cache; ccache
 # is shared.
 VARIANT=${VARIANT:-normal}
 case $VARIANT in
-normal|debug|stock|sparc64|sparc64-stock) ;;
-*) printf '%s: error: VARIANT=%s: want normal, debug, stock, sparc64 or sparc64-stock\n' "$PROG" "$VARIANT" >&2; exit 1 ;;
+normal|debug|stock|lockstat|sparc64|sparc64-stock) ;;
+*) printf '%s: error: VARIANT=%s: want normal, debug, stock, lockstat, sparc64 or sparc64-stock\n' "$PROG" "$VARIANT" >&2; exit 1 ;;
 esac
 # kernel_fragments [VARIANT]: the config fragments, in merge order.
 kernel_fragments() {
 	case ${1:-$VARIANT} in
 	sparc64*) echo "$TOP/guest/kernel-sparc64.config" ;;
 	debug) echo "$TOP/guest/kernel.config"; echo "$TOP/guest/kernel-debug.config" ;;
+	lockstat) echo "$TOP/guest/kernel.config"; echo "$TOP/guest/kernel-lockstat.config" ;;
 	*) echo "$TOP/guest/kernel.config" ;;
 	esac
 }
@@ -114,7 +117,8 @@ merge_config() {
 # that ccache hits across rebuilds and clones), into
 # $CACHE/logs/kernel-build-$VARIANT.log, saying every 30 s how many objects
 # it has compiled; on failure it shows the log's tail and dies. Leaves the
-# build's seconds in build_secs.
+# build's seconds in build_secs and its CPU seconds (user + system of
+# every compiler it ran) in build_cpu_secs.
 kernel_build() {
 	kmake -s KCONFIG_ALLCONFIG="$1" allnoconfig
 	"$TOP/guest/kernel-config-check.sh" "$1" "$obj/.config" ||
@@ -125,6 +129,7 @@ kernel_build() {
 	blog=$CACHE/logs/kernel-build-$VARIANT.log
 	log "building the $VARIANT kernel with $jobs jobs (log: $blog)"
 	bt0=$(date +%s)
+	times >"$obj/.mmpreempt-times" && bc0=$(children_cpu_secs "$obj/.mmpreempt-times")
 	kmake -j"$jobs" CC="ccache $2" HOSTCC="ccache gcc" all >"$blog" 2>&1 &
 	bpid=$!
 	while kill -0 "$bpid" 2>/dev/null; do
@@ -138,6 +143,17 @@ kernel_build() {
 		die "$VARIANT kernel build failed (full log: $blog)"
 	fi
 	build_secs=$(elapsed "$bt0")
+	times >"$obj/.mmpreempt-times"
+	build_cpu_secs=$(($(children_cpu_secs "$obj/.mmpreempt-times") - bc0))
+}
+
+# children_cpu_secs FILE: the user + system seconds of a shell's waited-for
+# children, from its `times` output in FILE (the second line), rounded down.
+# (`times` must run in that shell itself: a subshell counts its own.)
+children_cpu_secs() {
+	awk 'NR == 2 { s = 0
+		for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); s += a[1] * 60 + a[2] }
+		printf "%d\n", s }' "$1"
 }
 
 # baseline_tree SRC: the unpatched baseline commit of the patched tree SRC,
@@ -170,8 +186,9 @@ kernel_cached() {
 kernel_store() {
 	kmake -s kernelrelease >"$out.tmp/kernel.release"
 	echo "$build_secs" >"$out.tmp/build-seconds"
+	echo "$build_cpu_secs" >"$out.tmp/build-cpu-seconds"
 	rm -rf "$out" && mv "$out.tmp" "$out"
 	echo "$key" >"$obj/.mmpreempt-key"
 	ln -sfn "$key" "$cur"
-	log "built $(cat "$out/kernel.release") in $build_secs s (key $key)"
+	log "built $(cat "$out/kernel.release") in $build_secs s, $build_cpu_secs CPU-s (key $key)"
 }

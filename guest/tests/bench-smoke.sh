@@ -7,7 +7,10 @@
 #   what was fired) and print every row of their tables with numbers;
 #   bench/off-cost-guest.sh (1 round of a few operations) times all four
 #   paths (fork, fault, file, migrate: this guest has two NUMA nodes);
-#   bench/bpf-overhead-guest.sh (1 round) a row for each of the six tools;
+#   bench/workload-cost-guest.sh (1 round, 1 run of forktree) times it
+#   under every tracer (none, the module timed and counting, trace-cmd,
+#   hist triggers, perf lock, each bpftrace tool), and the module, trace-cmd
+#   and the hist triggers each saw some of its events;
 #   bench/preempt-latency-guest.sh (8 MiB, 20 roots) gives a max and a p99
 #   for each of its 18 cases and puts the preemption model and
 #   tlb_preempt_points back;
@@ -15,7 +18,7 @@
 #   write-mode holds with nothing dropped, and leaves no trigger
 #   and no synthetic event behind. (The host test bench-summary turns these
 #   tables into markdown and JSON.)
-# requires: mmpreempt.ko, event_bench.ko, bpftrace, rootstorm, mmops, forktree,
+# requires: mmpreempt.ko, event_bench.ko, bpftrace, trace-cmd, perf, benchtime, rootstorm, mmops, forktree,
 #   unmap, alllocks, cyclictest, taskset, test_hmm.ko, CONFIG_SCHED_DEBUG
 # debug-ci: skip benchmarks run on the normal kernel only
 # timeout: 600
@@ -44,11 +47,19 @@ for p in fork fault file migrate; do
 	awk -v p="$p" '$2 == p && $3 ~ /^[0-9.]+$/ && $3 > 0 { f = 1 } END { exit !f }' "$RES/bench-off-cost.txt" ||
 		fail "off-cost: no time for the $p path"
 done
-ROUNDS=1 sh /mnt/repo/bench/bpf-overhead-guest.sh >"$RES/bench-bpf-overhead.txt" 2>&1 ||
-	{ cat "$RES/bench-bpf-overhead.txt"; fail "bench/bpf-overhead-guest.sh failed"; }
-cat "$RES/bench-bpf-overhead.txt"
-expect "bpf-overhead: tools with a row" "$(awk '$1 == "tool" { t = 1; next } t && !/^#/ && NF == 6 && $NF ~ /^[0-9.]+$/ { n++ } END { print n + 0 }' "$RES/bench-bpf-overhead.txt")" \
-	"$(ls /mnt/repo/bpf-scripts/*.bt | wc -l)"
+ROUNDS=1 RUNS=1 WORKLOADS=forktree sh /mnt/repo/bench/workload-cost-guest.sh >"$RES/bench-workload-cost.raw" 2>&1 ||
+	{ cat "$RES/bench-workload-cost.raw"; fail "bench/workload-cost-guest.sh failed"; }
+cat "$RES/bench-workload-cost.raw"
+want="none timed counting ringbuf hist perflock $(cd /mnt/repo/bpf-scripts && ls *.bt | sed 's/^/bt:/; s/\.bt$//' | tr '\n' ' ')"
+expect "workload-cost: tools" "$(awk '$1 == "runs_per_attach" { $1 = $2 = $3 = $4 = $5 = ""; print }' "$RES/bench-workload-cost.raw" | xargs)" "$(echo $want)"
+for t in $want; do
+	awk -v t="$t" '$1 == "run" && $2 == t && $3 == "forktree" && $4 > 0 { f = 1 } END { exit !f }' "$RES/bench-workload-cost.raw" ||
+		fail "workload-cost: no timed run of forktree under $t"
+done
+for t in timed counting ringbuf hist; do
+	awk -v t="$t" '$1 == "tool" && $2 == t && $4 > 0 { f = 1 } END { exit !f }' "$RES/bench-workload-cost.raw" ||
+		fail "workload-cost: $t saw nothing of forktree"
+done
 MIB=8 ROOTS=20 sh /mnt/repo/bench/preempt-latency-guest.sh >"$RES/bench-preempt-latency.txt" 2>&1 ||
 	{ cat "$RES/bench-preempt-latency.txt"; fail "bench/preempt-latency-guest.sh failed"; }
 cat "$RES/bench-preempt-latency.txt"

@@ -160,9 +160,11 @@ tsum() {
 	echo $_s
 }
 
-# samples MAP: the samples in the histogram MAP in $OUT (0 if not printed)
+# samples MAP: the samples in the histogram MAP in $OUT, or the sum of a
+# map of counts keyed by value (@MAP[k]: n); 0 if not printed
 samples() {
-	awk -v m="$1: " '
+	awk -v m="$1: " -v k="$1[" '
+	index($0, k) == 1 { v = $0; sub(/.*\]: */, "", v); n += v; next }
 	index($0, m) == 1 { on = 1; next }
 	on && /^[[(]/ { sub(/^[[(][^])]*[])] */, ""); n += $1; next }
 	on { on = 0 }
