@@ -86,7 +86,8 @@ verdict=0
 {
 	echo "mmpreempt record: $WORKLOAD${ARGS:+ $ARGS} on $(val kernel_release "$g")," \
 		"preempt=$(val preempt "$g"), $(val accel "$q"), $(val cpus "$g") CPUs"
-	grep '^mix: \|^  mix: ' "$out/workload.log" 2>/dev/null || true
+	# the workload's own result lines (every workload prints "NAME: ...")
+	grep -E '^ *[a-z]+: ' "$out/workload.log" 2>/dev/null | sed 's/^ *//' | head -n 40 || true
 	echo "workload exit status $(val workload_status "$g"); trace-cmd lost events: $(val lost_events "$g")"
 	echo
 	cat "$out/summary.body"

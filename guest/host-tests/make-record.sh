@@ -26,6 +26,9 @@ expect "meta.json lost events" "$(sed -n 's/^  "trace_cmd_lost_events": \(.*\),$
 expect "meta.json kernel" "$(sed -n 's/^  "kernel_release": "\(.*\)",$/\1/p' "$out/meta.json")" \
 	"$(cat "$TOP/build/kernel.release")"
 grep -q '^verdict: 0 violations$' "$out/summary.txt" || fail "summary.txt has no clean verdict"
+# the workloads' own result lines, mix's and each child's
+grep -q '^mix: round 1 forktree  *ok ' "$out/summary.txt" || fail "summary.txt lacks mix's result line for forktree"
+grep -q '^forktree: [0-9]* processes' "$out/summary.txt" || fail "summary.txt lacks forktree's own result line"
 grep -Eq '^([0-9]+) of \1 counters agree exactly, [0-9]+ n/a' "$out/summary.txt" || fail "summary.txt: trace and module disagree"
 for p in holds gathers; do
 	[ "$(head -c 8 "$out/$p.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
