@@ -18,6 +18,8 @@
 # OVERHEAD: two boots, a few minutes of wall time.
 # Output: results/bench/gup-fast-sparc64.txt
 set -eu
+. "$(dirname "$0")/../guest/usage.sh"
+usage_check "gup-fast-sparc64.sh (settings in the environment)" 0 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=$TOP/results/bench/gup-fast-sparc64
 out=$TOP/results/bench/gup-fast-sparc64.txt

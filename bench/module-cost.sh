@@ -17,6 +17,8 @@
 # OVERHEAD: one boot, under a minute.
 # Output: results/bench/module-cost.txt
 set -eu
+. "$(dirname "$0")/../guest/usage.sh"
+usage_check "module-cost.sh (settings in the environment: ROUNDS N BPFTRACE MEM)" 0 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=$TOP/results/bench
 mkdir -p "$res"

@@ -17,6 +17,8 @@
 #   kernel only, 1 round of few operations (what make test runs).
 # Output: results/bench/off-cost.txt
 set -eu
+. "$(dirname "$0")/../guest/usage.sh"
+usage_check "off-cost.sh (settings in the environment: ROUNDS SMOKE MEM)" 0 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=$TOP/results/bench
 mkdir -p "$res"

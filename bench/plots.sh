@@ -7,6 +7,8 @@
 # MEASURES: nothing; reads results/bench/*.txt. NEEDS: awk, gnuplot.
 # OVERHEAD: a second.
 set -eu
+. "$(dirname "$0")/../guest/usage.sh"
+usage_check "plots.sh [RESULTS_DIR]" 1 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=${1:-$TOP/results/bench}
 plot() {	# plot NAME TITLE YLABEL LOGY: NAME.dat exists

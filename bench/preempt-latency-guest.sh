@@ -3,7 +3,7 @@
 set -eu
 DBG=/sys/kernel/debug
 model=$DBG/sched/preempt
-sw=$DBG/tlb_preempt_points
+sw=$DBG/mm/tlb_preempt_points
 [ -w $model ] || { echo "no $model (CONFIG_SCHED_DEBUG)" >&2; exit 1; }
 [ -w $sw ] || { echo "no $sw (patches/0002)" >&2; exit 1; }
 [ -e /dev/hmm_dmirror0 ] || insmod /mnt/art/modules/test_hmm.ko

@@ -17,6 +17,8 @@
 #   icount); MIB=64 ROOTS=200 for a quick look.
 # Output: results/bench/preempt-latency.txt, .png and .svg (gnuplot)
 set -eu
+. "$(dirname "$0")/../guest/usage.sh"
+usage_check "preempt-latency.sh (settings in the environment: MIB ROOTS MEM TIMEOUT)" 0 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=$TOP/results/bench
 mkdir -p "$res"

@@ -17,6 +17,8 @@
 # OVERHEAD: one boot, about 2 minutes at ROUNDS=7 OPS=2000.
 # Output: results/bench/root-contention.txt
 set -eu
+. "$(dirname "$0")/../guest/usage.sh"
+usage_check "root-contention.sh (settings in the environment)" 0 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=$TOP/results/bench
 mkdir -p "$res"

@@ -23,6 +23,8 @@
 #   machine's cache, warm, and one demo: 2-3 minutes, no cold figure.
 # Output: results/bench/setup-cost.txt (SMOKE=1: setup-cost.smoke.txt)
 set -eu
+. "$(dirname "$0")/../guest/usage.sh"
+usage_check "setup-cost.sh (settings in the environment: SMOKE SCRATCH)" 0 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=$TOP/results/bench
 mkdir -p "$res"

@@ -11,6 +11,8 @@
 #   are not numbers, spans or "-".
 # NEEDS: awk. OVERHEAD: none.
 set -eu
+. "$(dirname "$0")/../guest/usage.sh"
+usage_check "summary.sh [RESULTS_DIR]" 1 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=${1:-$TOP/results/bench}
 md=$res/summary.md json=$res/summary.json

@@ -28,6 +28,8 @@
 #   one run, forktree only (what make test runs).
 # Output: results/bench/workload-cost.txt (and .raw)
 set -eu
+. "$(dirname "$0")/../guest/usage.sh"
+usage_check "workload-cost.sh (settings in the environment: ROUNDS RUNS WORKLOADS SMOKE MEM TIMEOUT)" 0 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=$TOP/results/bench
 mkdir -p "$res"

@@ -12,6 +12,8 @@
 # 2 cores for the 7 patches of today (measured: 1087 s for the first,
 # 501 s for the fs.h one, 38-60 s for the others). Results: results/bisect/.
 set -eu
+. "$(dirname "$0")/usage.sh"
+usage_check "bisect.sh" 0 "$@"
 . "$(dirname "$0")/lib.sh"
 
 src=$CACHE/bisect/src

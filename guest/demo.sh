@@ -5,5 +5,7 @@
 # the summary and how to open the trace in kernelshark. Overhead: one
 # guest boot, ~40 s of bpftrace start-up under TCG, a few seconds of mix.
 set -eu
+. "$(dirname "$0")/usage.sh"
+usage_check "demo.sh (ARGS in the environment)" 0 "$@"
 . "$(dirname "$0")/lib.sh"
 NAME=demo WORKLOAD=mix ARGS=${ARGS:-} exec "$TOP/guest/record.sh"

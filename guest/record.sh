@@ -17,6 +17,8 @@
 # Exit status: 1 if the workload or the recording failed, events were
 #   lost, an invariant broke or the trace disagrees with the module.
 set -eu
+. "$(dirname "$0")/usage.sh"
+usage_check "record.sh (settings in the environment: WORKLOAD ARGS EVENTS BPF NAME OUT)" 0 "$@"
 . "$(dirname "$0")/lib.sh"
 
 WORKLOAD=${WORKLOAD:-mix}

@@ -26,7 +26,8 @@ results=$TOP/results/run-$VARIANT
 while [ $# -gt 0 ]; do
 	case $1 in
 	-r) results=$2; shift 2 ;;
-	*) die "usage: run-sparc64.sh [-r RESULTS]" ;;
+	-h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+	*) echo "usage: run-sparc64.sh [-r RESULTS]" >&2; exit 2 ;;
 	esac
 done
 TIMEOUT=${TIMEOUT:-600} MEM=${MEM:-512}

@@ -26,11 +26,12 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-r) results=$2; shift 2 ;;
 	--) shift; break ;;
-	-*) die "unknown option $1" ;;
+	-h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+	-*) printf 'usage: run.sh [-r RESULTS] [--] CMD...\nrun: unknown option %s\n' "$1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -gt 0 ] || die "usage: run.sh [-r RESULTS] [--] CMD..."
+[ $# -gt 0 ] || { echo "usage: run.sh [-r RESULTS] [--] CMD..." >&2; exit 2; }
 
 kernel=${KERNEL:-$CACHE/kernel/$(kernel_key)/bzImage}
 rootfs=$CACHE/rootfs/$(rootfs_key).img

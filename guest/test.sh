@@ -25,6 +25,8 @@
 # RESULTS=dir: where this run's results go (emptied first), so that two runs
 # in one tree do not clash.
 set -u
+. "$(dirname "$0")/usage.sh"
+usage_check "test.sh (settings in the environment: KERNELS T DEBUG_SUITE RESULTS)" 0 "$@"
 . "$(dirname "$0")/lib.sh"
 
 res=${RESULTS:-$TOP/results/test}

@@ -4,6 +4,8 @@
 # results/. Needs an X display (a desktop session, ssh -X, or Xvfb as
 # guest/kernelshark-shot.sh uses).
 set -eu
+. "$(dirname "$0")/usage.sh"
+usage_check "view.sh (RUN=results/... in the environment for another run)" 0 "$@"
 . "$(dirname "$0")/lib.sh"
 
 run=${RUN:-}

@@ -3,7 +3,7 @@
  * mmu_gather batching and the preemption points inside gathers. A stretch
  * is the time a gathering task ran with no preemption point: from the
  * gather's start, a tlb_batch_pages_flush() point taken (mmu_gather_resched,
- * which fires only while debugfs tlb_preempt_points is on) or its return to
+ * which fires only while debugfs mm/tlb_preempt_points is on) or its return to
  * a CPU, to the next point, its switch-out or the finish.
  * The longest stretches are what preemptibility is meant to bound.
  */

@@ -3,8 +3,11 @@
 #   file of module/ and guest/testmods/, passes the tree's
 #   scripts/checkpatch.pl --strict with 0 errors and 0 warnings. Its exit
 #   status counts: 0 (clean), or 1 with only CHECK lines and its total line
-#   saying 0 errors and 0 warnings (the accepted TRACE_EVENT layout checks);
-#   anything else (a file it could not read, a crash) fails
+#   saying 0 errors and 0 warnings; the only CHECKs accepted are the
+#   TRACE_EVENT macro layout ones ("Lines should not end with a '('",
+#   "Alignment should match open parenthesis") on lines of
+#   include/trace/events/; anything else (another CHECK, a file it could
+#   not read, a crash) fails
 # requires: make kernel (for the tree's checkpatch.pl)
 . "$TOP/guest/tests/lib/common.sh"
 . "$TOP/guest/lib.sh"
@@ -19,6 +22,22 @@ check() { # check FILE [OPTION...]
 	out=$("$cp" --strict --no-tree --terse "$@" "$f" 2>&1) || rc=$?
 	if echo "$out" | grep -qE ': (ERROR|WARNING):'; then
 		echo "$out"
+		bad=$((bad + 1))
+		return
+	fi
+	# The only CHECKs accepted: the TRACE_EVENT macro layout ones, on lines
+	# of include/trace/events/ in a patch (the file each patch line is in:
+	# the last "+++ b/PATH" above it)
+	odd=$(echo "$out" | awk -F: -v f="$f" '
+		BEGIN { while ((getline l < f) > 0) { n++; if (l ~ /^\+\+\+ b\//) cur = substr(l, 7); in_[n] = cur } }
+		$3 ~ /CHECK/ {
+			ok = ($4 ~ /^ (Lines should not end with a .\(.|Alignment should match open parenthesis)$/) &&
+			     in_[$2 + 0] ~ /^include\/trace\/events\//
+			if (!ok) print
+		}')
+	if [ -n "$odd" ]; then
+		echo "$odd"
+		echo "checkpatch: a CHECK other than the TRACE_EVENT layout ones in $f"
 		bad=$((bad + 1))
 		return
 	fi

@@ -30,6 +30,8 @@ MODULE_PARM_DESC(delay_ms, "pause between the mapped check and the inc-not-zero"
 static struct task_struct *armed;
 static const char *result = "none";
 static struct anon_vma *(*get_anon_vma_fn)(struct folio *folio);
+/* put_anon_vma() out of line, traced: not exported (nor is __put_anon_vma) */
+static void (*put_anon_vma_fn)(struct anon_vma *anon_vma);
 static struct dentry *file;
 
 static int folio_mapped_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -77,7 +79,7 @@ static ssize_t race_write(struct file *f, const char __user *ubuf, size_t count,
 		WRITE_ONCE(result, av ? "got" : "failed");
 	}
 	if (av)
-		__put_anon_vma_traced(av);
+		put_anon_vma_fn(av);
 	put_page(page);
 	return count;
 }
@@ -103,7 +105,8 @@ static int __init race_init(void)
 	int ret;
 
 	get_anon_vma_fn = lookup_symbol("folio_get_anon_vma");
-	if (!get_anon_vma_fn)
+	put_anon_vma_fn = lookup_symbol("__put_anon_vma_traced");
+	if (!get_anon_vma_fn || !put_anon_vma_fn)
 		return -ENOENT;
 	ret = register_kretprobe(&rp);
 	if (ret)

@@ -21,6 +21,8 @@
 #include "user_page.h"
 
 static struct anon_vma *(*get_anon_vma_fn)(struct folio *folio);
+/* put_anon_vma() out of line, traced: not exported (nor is __put_anon_vma) */
+static void (*put_anon_vma_fn)(struct anon_vma *anon_vma);
 static struct dentry *file;
 
 static void hold_i_mmap(struct address_space *mapping, bool write,
@@ -59,7 +61,7 @@ static int hold_anon_vma(int pid, unsigned long addr, bool write,
 		anon_vma_unlock_write(av);
 	else
 		anon_vma_unlock_read(av);
-	__put_anon_vma_traced(av);
+	put_anon_vma_fn(av);
 	return 0;
 }
 
@@ -108,7 +110,8 @@ static const struct file_operations hold_fops = {
 static int __init hold_init(void)
 {
 	get_anon_vma_fn = lookup_symbol("folio_get_anon_vma");
-	if (!get_anon_vma_fn)
+	put_anon_vma_fn = lookup_symbol("__put_anon_vma_traced");
+	if (!get_anon_vma_fn || !put_anon_vma_fn)
 		return -ENOENT;
 	file = debugfs_create_file("lock_hold", 0200, NULL, NULL, &hold_fops);
 	return 0;

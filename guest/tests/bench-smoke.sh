@@ -66,7 +66,7 @@ cat "$RES/bench-preempt-latency.txt"
 expect "preempt-latency: cases with a max and a p99" \
 	"$(awk '$1 ~ /^(none|voluntary|full)$/ && $4 ~ /^[0-9]+$/ && $5 ~ /^[0-9]+$/ { n++ } END { print n + 0 }' "$RES/bench-preempt-latency.txt")" 18
 expect "preemption model afterwards" "$(cat /sys/kernel/debug/sched/preempt | grep -o '([a-z]*)')" "(full)"
-expect "tlb_preempt_points afterwards" "$(cat /sys/kernel/debug/tlb_preempt_points)" Y
+expect "tlb_preempt_points afterwards" "$(cat /sys/kernel/debug/mm/tlb_preempt_points)" Y
 sh /mnt/repo/recipes/anon_vma_hold_hist.sh -- forktree --depth 2 --width 2 >"$RES/recipe-hold-hist.txt" 2>&1 ||
 	{ cat "$RES/recipe-hold-hist.txt"; fail "recipes/anon_vma_hold_hist.sh failed"; }
 cat "$RES/recipe-hold-hist.txt"

@@ -293,7 +293,7 @@ same -x "anon_vma frees (roots + children)" "$(tsum @roots_freed @children_freed
 for m in @lifetime_ns @refcount_peak @root_refcount_at_get; do has $m; done
 
 # the points fire only while tlb_preempt_points is on (the default)
-tpp=/sys/kernel/debug/tlb_preempt_points
+tpp=/sys/kernel/debug/mm/tlb_preempt_points
 [ "$(cat $tpp)" = Y ] || fail "$tpp is off: the preemption points cannot fire"
 run preempt_points preempt_points "$B/unmap" --mib 128
 same -x "preemption points" "$(tv @points)" "$(stat_of mmu_gather.preemption_points)"

@@ -16,7 +16,7 @@
 load_module
 d=$RES/mod-fuzz
 mkdir -p "$d"
-tpp=/sys/kernel/debug/tlb_preempt_points
+tpp=/sys/kernel/debug/mm/tlb_preempt_points
 [ -f $tpp ] || fail "no $tpp: the series' patches/0002 is missing"
 cd /tmp
 # the busy files are read while something happens

@@ -28,7 +28,7 @@ open_as() {
 		open(my $f, $ARGV[0], $ARGV[1]) and exit 1; exit($!{EACCES} ? 0 : 2)' "$1" "$2"
 }
 n=0
-for f in $(find $DBG -type f) /sys/kernel/debug/tlb_preempt_points; do
+for f in $(find $DBG -type f) /sys/kernel/debug/mm/tlb_preempt_points; do
 	setpriv --reuid=65534 --regid=65534 --clear-groups test -e "$f" ||
 		fail "nobody cannot even see $f: the check would not reach its mode"
 	for m in '<' '>>'; do
@@ -77,7 +77,7 @@ echo "ok: in a pid namespace, pid $nspid is its own process ($r roots); outside 
 
 # 4. no kernel pointer in any readable file, after activity
 forktree --depth 2 --width 2 >/dev/null
-for f in $(find $DBG -type f -perm -0400) /sys/kernel/debug/tlb_preempt_points; do
+for f in $(find $DBG -type f -perm -0400) /sys/kernel/debug/mm/tlb_preempt_points; do
 	if grep -E -H '(0x)?ffff[0-9a-f]{12}' "$f"; then
 		fail "$f shows what looks like a kernel pointer"
 	fi

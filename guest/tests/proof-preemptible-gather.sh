@@ -7,7 +7,7 @@
 #   the longest stretch without a switch-out, measured from the trace, then
 #   covers the whole gather. Both stretches and their ratio are reported
 # requires: trace-cmd, cyclictest, taskset, unmap, CONFIG_SCHED_DEBUG,
-#   patches/0002 (debugfs tlb_preempt_points)
+#   patches/0002 (debugfs mm/tlb_preempt_points)
 # debug-ci: skip 1,047 s there (cyclictest around a 1 GiB munmap, three
 #   times), and its figures are latencies, which lockdep and KASAN distort
 #   rather than check; the gather's paths run there in CI under tp-munmap
@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/trace.sh"
 model=/sys/kernel/debug/sched/preempt
-sw=/sys/kernel/debug/tlb_preempt_points
+sw=/sys/kernel/debug/mm/tlb_preempt_points
 [ -w $model ] || fail "no $model (CONFIG_SCHED_DEBUG)"
 [ -w $sw ] || fail "no $sw (patches/0002)"
 trap 'echo full >$model; echo Y >$sw; pkill cyclictest || true' EXIT

@@ -7,11 +7,11 @@
 #   where the
 #   preemption point is taken: none while tlb_preempt_points is off, one per
 #   512-page chunk while it is on
-# requires: trace-cmd, unmap, patches/0002 (debugfs tlb_preempt_points)
+# requires: trace-cmd, unmap, patches/0002 (debugfs mm/tlb_preempt_points)
 # timeout: 180
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/trace.sh"
-sw=/sys/kernel/debug/tlb_preempt_points
+sw=/sys/kernel/debug/mm/tlb_preempt_points
 [ -w $sw ] || fail "no $sw (patches/0002)"
 trap 'echo Y >$sw' EXIT
 d=$RES/tp-event-order
