@@ -62,7 +62,7 @@ static void usage(FILE *f)
 		"named on stderr/stdout); 2 bad usage or an unreadable trace.\n"
 		"Examples:\n"
 		"  mmreport results/demo/trace.dat\n"
-		"  mmreport --plots results/demo --stats results/demo/stats results/demo/trace.dat\n"
+		"  mmreport --plots results/demo --stats results/demo/module/stats results/demo/trace.dat\n"
 		"  mmreport --check --require refcount,free,root,lock trace.dat\n"
 		"  mmreport --dump trace.dat | sed 's/refcount=1$/refcount=-1/' > bad.txt;"
 		" mmreport --check bad.txt\n");
