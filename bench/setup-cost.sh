@@ -24,6 +24,7 @@
 # Output: results/bench/setup-cost.txt (SMOKE=1: setup-cost.smoke.txt)
 set -eu
 . "$(dirname "$0")/../guest/usage.sh"
+. "$(dirname "$0")/../guest/lib.sh"	# children_cpu_secs
 usage_check "setup-cost.sh (settings in the environment: SMOKE SCRATCH)" 0 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=$TOP/results/bench
@@ -52,15 +53,10 @@ run() {
 		say "$step failed (log: $S/$step.log)"
 		exit 1
 	}
-	wall=$(($(date +%s) - t0))
+	wall=$(elapsed "$t0")
 	times >"$S/times1"
-	cpu=$(( $(cpu_of "$S/times1") - $(cpu_of "$S/times0") ))
+	cpu=$(( $(children_cpu_secs "$S/times1") - $(children_cpu_secs "$S/times0") ))
 	say "$step: $wall s wall, $cpu CPU-s"
-}
-cpu_of() {
-	awk 'NR == 2 { s = 0
-		for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); s += a[1] * 60 + a[2] }
-		printf "%d\n", s }' "$1"
 }
 run deps make deps
 deps_s=$wall

@@ -20,13 +20,14 @@
 set -eu
 VARIANT=${VARIANT:-sparc64}
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/usage.sh"
 case $VARIANT in sparc64|sparc64-stock) ;; *) die "VARIANT=$VARIANT is no sparc64 kernel" ;; esac
 
 results=$TOP/results/run-$VARIANT
 while [ $# -gt 0 ]; do
 	case $1 in
 	-r) results=$2; shift 2 ;;
-	-h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+	-h|--help) usage_help; exit 0 ;;
 	*) echo "usage: run-sparc64.sh [-r RESULTS]" >&2; exit 2 ;;
 	esac
 done

@@ -20,13 +20,14 @@
 # Needs: qemu-system-x86, a kernel from kernel.sh, an image from rootfs.sh.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/usage.sh"
 
 results=$TOP/results/run
 while [ $# -gt 0 ]; do
 	case $1 in
 	-r) results=$2; shift 2 ;;
 	--) shift; break ;;
-	-h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+	-h|--help) usage_help; exit 0 ;;
 	-*) printf 'usage: run.sh [-r RESULTS] [--] CMD...\nrun: unknown option %s\n' "$1" >&2; exit 2 ;;
 	*) break ;;
 	esac
