@@ -91,22 +91,25 @@ kernel-debug:
 	@cp $(CACHE)/kernel/current-debug/gup_test $(DBUILD)/bin/
 
 module-debug:
-	@mkdir -p $(DBUILD)/src/module $(DBUILD)/src/testmods
+	@mkdir -p $(DBUILD)/src/module $(DBUILD)/src/testmods $(DBUILD)/src/event_bench
 	@cp module/Kbuild module/Makefile module/*.c module/*.h $(DBUILD)/src/module/
-	@cp guest/testmods/Kbuild guest/testmods/Makefile guest/testmods/*.c guest/testmods/*.h $(DBUILD)/src/testmods/
+	@cp tests/modules/Kbuild tests/modules/Makefile tests/modules/*.c tests/modules/*.h $(DBUILD)/src/testmods/
+	@cp bench/event_bench/Kbuild bench/event_bench/*.c $(DBUILD)/src/event_bench/
 	@$(MAKE) --no-print-directory -C $(DBUILD)/src/module KDIR=$(CACHE)/obj-debug
 	@cp $(DBUILD)/src/module/mmpreempt.ko $(DBUILD)/
 	@$(MAKE) --no-print-directory -C $(DBUILD)/src/testmods KDIR=$(CACHE)/obj-debug
-	@cp $(DBUILD)/src/testmods/*.ko $(DBUILD)/modules/
+	@$(MAKE) --no-print-directory -C $(CACHE)/obj-debug M=$(DBUILD)/src/event_bench W=1 modules
+	@cp $(DBUILD)/src/testmods/*.ko $(DBUILD)/src/event_bench/*.ko $(DBUILD)/modules/
 
 module-only:
 	@$(MAKE) --no-print-directory -C module KDIR=$(CACHE)/obj
 	@cp module/mmpreempt.ko $(BUILD)/
-	@$(MAKE) --no-print-directory -C guest/testmods KDIR=$(CACHE)/obj
-	@mkdir -p $(BUILD)/modules && cp guest/testmods/*.ko $(BUILD)/modules/
+	@$(MAKE) --no-print-directory -C tests/modules KDIR=$(CACHE)/obj
+	@$(MAKE) --no-print-directory -C $(CACHE)/obj M=$(CURDIR)/bench/event_bench W=1 modules
+	@mkdir -p $(BUILD)/modules && cp tests/modules/*.ko bench/event_bench/*.ko $(BUILD)/modules/
 
 workloads:
-	@$(MAKE) --no-print-directory -C guest/workloads OUT=$(BUILD)/bin
+	@$(MAKE) --no-print-directory -C workloads OUT=$(BUILD)/bin
 
 report-tool:
 	@$(MAKE) --no-print-directory -C report OUT=$(BUILD)/host
@@ -167,13 +170,13 @@ run: guest
 	@guest/run.sh -- '$(subst ','\'',$(value CMD))'
 
 record: guest
-	@guest/record.sh
+	@record/record.sh
 
 view:
-	@guest/view.sh
+	@record/view.sh
 
 # The suite on the kernels of KERNELS (normal, debug, sparc64; CI runs all).
-# guest/test.sh makes each kernel's guest itself: the debug one first, so its
+# tests/test.sh makes each kernel's guest itself: the debug one first, so its
 # suite (the longer) runs while the normal kernel builds on the core it
 # leaves. On the debug kernel `make test` runs CI's share of the suite:
 # the tests marked "# debug-ci: skip" are skipped, each saying why, 50 load
@@ -182,24 +185,25 @@ view:
 KERNELS ?= normal debug sparc64
 DEBUG_SUITE ?= ci
 test: deps
-	@T='$(T)' KERNELS='$(KERNELS)' DEBUG_SUITE='$(DEBUG_SUITE)' guest/test.sh
+	@T='$(T)' KERNELS='$(KERNELS)' DEBUG_SUITE='$(DEBUG_SUITE)' tests/test.sh
 
 # The whole suite on the debug kernel alone: every test, 1,000 load cycles
 # (the host checks read the normal kernel's boot, so they are skipped).
 test-debug: deps
-	@T='$(T)' KERNELS=debug DEBUG_SUITE=full guest/test.sh
+	@T='$(T)' KERNELS=debug DEBUG_SUITE=full tests/test.sh
 
 demo: deps guest
-	@guest/demo.sh
+	@record/demo.sh
 
 bisect: kernel rootfs
-	@guest/bisect.sh
+	@tests/bisect.sh
 
 clean:
 	rm -rf build results
 	@if [ -d $(CACHE)/obj ]; then \
 		$(MAKE) --no-print-directory -C module KDIR=$(CACHE)/obj clean; \
-		$(MAKE) --no-print-directory -C guest/testmods KDIR=$(CACHE)/obj clean; fi
+		$(MAKE) --no-print-directory -C tests/modules KDIR=$(CACHE)/obj clean; \
+		$(MAKE) --no-print-directory -C $(CACHE)/obj M=$(CURDIR)/bench/event_bench clean; fi
 
 distclean: clean
 	rm -rf $(CACHE)

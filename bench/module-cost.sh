@@ -2,7 +2,7 @@
 # module-cost.sh: what the mmpreempt trace events and mmpreempt.ko cost per
 # event, measured in one guest boot with deterministic guest time.
 #
-# MEASURES: event_bench.ko (guest/testmods) fires N rounds of the three
+# MEASURES: event_bench.ko (tests/modules) fires N rounds of the three
 #   anon_vma lock events in a loop; timed by the guest clock with the events
 #   off, with mmpreempt.ko loaded in each mode (timed, timed top=0,
 #   counting), into the ftrace buffer, into ftrace hist triggers

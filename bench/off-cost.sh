@@ -2,7 +2,7 @@
 # off-cost.sh: what the series costs mm paths with every trace event off,
 # against stock linux-source-6.1 built with the same config.
 #
-# MEASURES: mmops (guest/workloads) on four paths: fork + copy-on-write +
+# MEASURES: mmops (workloads) on four paths: fork + copy-on-write +
 #   exit, fault + munmap of 32 MiB, shared file mmap + truncate, and
 #   move_pages(2) migration between two NUMA nodes (rmap walks), ROUNDS
 #   times each, in one boot of the stock kernel (VARIANT=stock) and one of

@@ -49,6 +49,7 @@ for m in none voluntary full; do
 		echo $m >$model
 		echo $p >$sw
 		for w in munmap exit alllocks; do
+			# shellcheck disable=SC2046 # one's four figures, as fields
 			set -- $(one $w)
 			printf '%-10s %-7s %-9s %10s %9s %8s %9s\n' $m $p $w "$1" "$2" "$3" "$4"
 		done

@@ -3,7 +3,7 @@
 # of one root anon_vma: the cross-CPU cost (shared cache lines, locked
 # instructions) that the instruction counts of module-cost.sh cannot show.
 #
-# MEASURES: rootstorm (guest/workloads: 2 processes, one per vCPU, split and
+# MEASURES: rootstorm (workloads: 2 processes, one per vCPU, split and
 #   merge a VMA under one root anon_vma, OPS pairs each) timed by the guest
 #   clock with the events off, with mmpreempt.ko in each mode (timed,
 #   counting) and, if OLD_KO names one, with another build of the module

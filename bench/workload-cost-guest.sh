@@ -26,6 +26,7 @@ bench() {
 	w=$1 t=$2
 	shift 2
 	sync
+	# shellcheck disable=SC2046 # wl_W prints the command line, split on purpose
 	"$@" $B/benchtime --rounds $((R + 1)) $STRICT -- $(wl_$w) >/tmp/bt.$$ ||
 		{ echo "workload-cost: $w under $t failed" >&2; exit 1; }
 	# the first run of each attach warms up (about 1 % slower): not counted
@@ -124,6 +125,7 @@ fi
 for w in ${WORKLOADS:-forktree unmap mix}; do echo "workload $w: $(wl_$w | sed "s|$B/||g")"; done
 echo "runs_per_attach $R rounds ${ROUNDS} tools $TOOLS"
 for w in ${WORKLOADS:-forktree unmap mix}; do
+	# shellcheck disable=SC2091 # wl_W prints the command line: run it
 	$(wl_$w) >/dev/null	# warm: page cache, slabs
 	r=0
 	while [ $r -lt "$ROUNDS" ]; do

@@ -2,7 +2,7 @@
 # workload-cost.sh: what each way of watching these locks costs the
 # workload it watches, and what LOCK_STAT costs on the same workloads.
 #
-# MEASURES: forktree, unmap and mix (guest/workloads, static, run from
+# MEASURES: forktree, unmap and mix (workloads, static, run from
 #   tmpfs) timed by benchtime (CLOCK_MONOTONIC around fork+exec+wait, in a
 #   static binary: no host I/O in the timed part, and a run in which the CPU
 #   idled is discarded and rerun, so every figure counts instructions, not

@@ -8,7 +8,7 @@ set -eu
 # kernel build | guest | sparc64 cross build and guest (OpenBIOS is in
 # qemu-system-data) | trace reading, reports, plots | kernelshark
 # screenshots (Xvfb, xwd, xwininfo, netpbm) | checks
-pkgs="linux-source-6.1 gcc make bc bison flex libelf-dev libssl-dev ccache cpio xz-utils git perl
+pkgs="linux-source-6.1 gcc make bc bison flex libelf-dev libssl-dev ccache cpio xz-utils git perl shellcheck
 qemu-system-x86 debootstrap e2fsprogs
 gcc-sparc64-linux-gnu libc6-dev-sparc64-cross qemu-system-sparc qemu-system-data
 trace-cmd kernelshark libtracecmd-dev libtraceevent-dev libtracefs-dev gnuplot-nox pkg-config

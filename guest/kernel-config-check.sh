@@ -17,7 +17,7 @@ while IFS= read -r line; do
 	if ! grep -qxF -- "$want" "$config"; then
 		opt=${want#\# }
 		opt=${opt%%[= ]*}
-		got=$(grep -E "^(# )?$opt[= ]" "$config" || echo "$opt absent")
+		got=$(grep -E "^(# )?${opt}[= ]" "$config" || echo "$opt absent")
 		echo "kernel config: asked for '$want', Kconfig gave '$got'" >&2
 		bad=1
 	fi

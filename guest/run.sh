@@ -15,7 +15,7 @@
 #   TCG_THREAD=single|multi (default single, see below)
 #   APPEND='extra kernel args'  ICOUNT=1 (deterministic guest time: TCG, -icount)
 #   QUIET=1 (do not echo the console)  PREEMPT=none|voluntary|full
-#   KERNEL=path (another bzImage, e.g. guest/bisect.sh's)
+#   KERNEL=path (another bzImage, e.g. tests/bisect.sh's)
 #   VARIANT=normal|debug (which kernel of guest/kernel.sh, and its ART)
 # Needs: qemu-system-x86, a kernel from kernel.sh, an image from rootfs.sh.
 set -eu
@@ -96,12 +96,12 @@ if [ "${ICOUNT:-0}" = 1 ]; then
 	timing="-icount shift=0,align=off,sleep=off -rtc clock=vm"
 fi
 append="console=ttyS0 root=/dev/vda rootfstype=ext4 rw init=/sbin/mmpreempt-init"
-# log_buf_len: room for every test's share of the log (guest/ktap.sh reads it
+# log_buf_len: room for every test's share of the log (tests/ktap.sh reads it
 # per test) and for the debug kernel's fault-injection stack dumps.
 append="$append panic=-1 nokaslr norandmaps log_buf_len=8M ${QUIET_KERNEL-quiet}"
 # The debug kernel marks the anon_vma caches for failslab's cache filter
 # (6.1's per-cache sysfs switch is read-only; slub_debug's A flag sets it),
-# so that guest/tests/fi-anon-vma.sh can fail their allocations alone.
+# so that tests/guest/fi-anon-vma.sh can fail their allocations alone.
 [ "$VARIANT" = debug ] && append="$append slub_debug=A,anon_vma,anon_vma_chain"
 [ -n "${PREEMPT:-}" ] && append="$append preempt=$PREEMPT"
 append="$append ${APPEND:-}"
@@ -157,10 +157,10 @@ if grep -E '^\[ *[0-9]+\.[0-9]+\] Kernel panic - not syncing' "$results/console.
 	head -n 1 "$chan/panic" >&2
 	die "the guest kernel panicked (console: $results/console.log)"
 fi
-# The splat patterns, and why only timestamped lines: guest/splat.awk.
-allow=$(cat "$TOP"/guest/tests/*.sh | sed -n 's/^# allow-splat: *//p' | paste -sd'|')
+# The splat patterns, and why only timestamped lines: tests/splat.awk.
+allow=$(cat "$TOP"/tests/guest/*.sh | sed -n 's/^# allow-splat: *//p' | paste -sd'|')
 cat "$results/console.log" "$results/dmesg.txt" 2>/dev/null |
-	awk -v allow="$allow" -f "$TOP/guest/splat.awk" >"$chan/splat"
+	awk -v allow="$allow" -f "$TOP/tests/splat.awk" >"$chan/splat"
 if [ -s "$chan/splat" ]; then
 	head -n 20 "$chan/splat" >&2
 	die "the kernel log shows a splat (console: $results/console.log)"

@@ -1,0 +1,97 @@
+#!/bin/sh
+# description: bad load parameters refused; hold table overflow counted, nothing lost
+#   mmpreempt.ko validates its parameters at load: table sizes
+#   that are not a power of two from 16 to 2^20 (0, 8, 15, 17, 2^21, 2^32-1)
+#   and top_n outside 1..top_slots are refused with a message naming the
+#   parameter, and leave nothing behind; the exact fit (16) and the largest
+#   (2^20) load and count. With a 16-slot hold table, 1 holder and 24
+#   waiters on one lock overflow it: the overflow is counted as untracked,
+#   and nothing else is lost (contended, started, acquired and released
+#   exact; every release either timed or counted untracked). mode= other
+#   than timed or counting is refused; mode=counting counts the same
+#   contention exactly and times nothing (no hold, no wait, no slot used,
+#   top off)
+# requires: mmpreempt.ko lock_hold.ko contend
+# timeout: 180
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/module.sh"
+unload_module
+[ -e /sys/kernel/debug/lock_hold ] ||
+	insmod "$ART/modules/lock_hold.ko" || fail "insmod lock_hold.ko failed"
+refused() { # refused PARAM=VALUE...
+	dmesg -C
+	if insmod "$MOD" "$@" 2>/tmp/insmod.err; then
+		rmmod mmpreempt
+		fail "insmod $* succeeded"
+	fi
+	[ ! -d $DBG ] || fail "insmod $* failed but left $DBG behind"
+	p=${1%%=*}
+	dmesg | grep -q "mmpreempt: $p=" || fail "insmod $*: no message naming $p (dmesg: $(dmesg | tail -n 2))"
+	echo "ok: refused $*: $(dmesg | grep "mmpreempt: $p=" | tail -n 1 | sed 's/^\[[^]]*\] //')"
+}
+for v in 0 8 15 17 2097152 4294967295; do
+	refused hold_slots=$v
+	refused top_slots=$v
+done
+refused top_n=0
+refused mode=bogus
+refused mode=Timed
+refused top_n=65 top_slots=64
+grep -q mmpreempt /proc/modules && fail "a refused load left the module in"
+
+load_module hold_slots=1048576 top_slots=1048576 top_n=1048576
+echo 1 >>$DBG/reset
+forktree --depth 1 --width 2 >/dev/null || fail "forktree failed"
+[ "$(stat_of anon_vma.lock.write.acquired)" -gt 0 ] || fail "largest tables: nothing counted"
+echo "ok: the largest tables load and count ($(stat_of anon_vma.lock.write.acquired) anon_vma write locks)"
+unload_module
+
+load_module hold_slots=16 top_slots=16 top_n=16
+N=24
+echo 1 >>$DBG/reset
+contend --lock i_mmap --mode write --waiters $N >/dev/null || fail "contend failed"
+STATS=/tmp/mod-params.stats
+cat $DBG/stats >$STATS
+full=$(stat_of holds.untracked.table_full)
+[ "$full" -ge 5 ] || fail "25 intervals in flight in 16 slots, but $full counted untracked"
+expect "table full: i_mmap write contended" "$(stat_of i_mmap.lock.write.contended)" $N
+expect "table full: i_mmap write started" "$(stat_of i_mmap.lock.write.started)" $N
+rel=0 timed=0
+for k in anon_vma i_mmap; do
+	for m in read write; do
+		a=$(stat_of $k.lock.$m.acquired)
+		r=$(stat_of $k.lock.$m.released)
+		expect "table full: $k $m released = acquired" "$r" "$a"
+		rel=$((rel + r))
+		timed=$((timed + $(stat_of $k.lock.$m.holds_timed)))
+	done
+done
+expect "table full: releases timed + untracked" "$((timed + $(stat_of holds.untracked.no_hold)))" $rel
+expect "table full: in flight at the end" "$(stat_of holds.in_flight)" 0
+echo "ok: a 16-slot table overflowed ($full untracked), nothing else lost"
+unload_module
+
+load_module mode=counting
+echo 1 >>$DBG/reset
+contend --lock i_mmap --mode write --waiters 8 >/dev/null || fail "contend failed"
+cat $DBG/stats >$STATS
+expect "counting: mode.timed" "$(stat_of mode.timed)" 0
+expect "counting: i_mmap write contended" "$(stat_of i_mmap.lock.write.contended)" 8
+expect "counting: i_mmap write started" "$(stat_of i_mmap.lock.write.started)" 8
+expect "counting: events.i_mmap_lock_start" "$(stat_of events.i_mmap_lock_start)" \
+	"$(($(stat_of i_mmap.lock.read.started) + 8))"
+for k in anon_vma i_mmap; do
+	for m in read write; do
+		expect "counting: $k $m released = acquired" \
+			"$(stat_of $k.lock.$m.released)" "$(stat_of $k.lock.$m.acquired)"
+		for f in holds_timed hold_ns_total wait_ns_total; do
+			expect "counting: $k $m $f" "$(stat_of $k.lock.$m.$f)" 0
+		done
+	done
+done
+for f in holds.in_flight holds.untracked.table_full holds.untracked.no_hold holds.untracked.no_start; do
+	expect "counting: $f" "$(stat_of $f)" 0
+done
+grep -q '^# top is off' $DBG/top || fail "counting: top is not off: $(head -n 2 $DBG/top)"
+echo "ok: mode=counting counted 8 contended i_mmap write acquisitions and timed nothing"
+unload_module

@@ -1,0 +1,66 @@
+#!/bin/sh
+# description: every counter moves as workloads of known shape say
+#   mmpreempt.ko loaded, reset, then workloads of known shape:
+#   every counter moves as the shape says (a 64 MiB munmap frees >= 16384
+#   pages through >= 32 preemption points and hits the batch limit, a fork
+#   tree allocates and frees anon_vmas and takes their locks, a truncate
+#   takes an i_mmap read lock, migration takes references), holds are
+#   timed in every kind and mode, none untracked, no pointer printed; with
+#   the probes detached, top's rows plus what it says is in no row sum to
+#   the anon_vma holds, hold and wait times of stats, exactly
+# requires: mmpreempt.ko forktree unmap filemap migrate
+# timeout: 120
+. "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/module.sh"
+unload_module
+load_module
+echo 1 >$DBG/reset
+cd /tmp || exit 1
+forktree --depth 3 --width 2 >/dev/null && unmap --mib 64 >/dev/null &&
+	filemap --procs 4 --pages 64 >/dev/null || fail "a workload failed"
+[ -d /sys/devices/system/node/node1 ] && { migrate --pages 128 >/dev/null || fail "migrate failed"; }
+cp $DBG/stats "$RES/mod-stats.txt"
+STATS=$RES/mod-stats.txt	# one snapshot: this test's own processes move the live counters
+for h in $DBG/hist/*; do cat "$h"; done >"$RES/mod-hist.txt"
+# one instant for stats and top: nothing counts while detached
+echo 0 >$DBG/enable
+cp $DBG/stats "$RES/mod-stats-detached.txt"
+cat $DBG/top >"$RES/mod-top.txt"
+echo 1 >$DBG/enable
+ge() { v=$(stat_of "$1"); [ "$v" -ge "$2" ] || fail "$1 = $v, want >= $2"; echo "ok: $1 = $v (>= $2)"; }
+ge mmu_gather.pages 16384
+ge mmu_gather.preemption_points 32
+ge mmu_gather.gathers 16
+ge mmu_gather.gathers_fullmm 15
+ge mmu_gather.batch_alloc 19
+ge mmu_gather.batch_alloc_failed 1
+ge anon_vma.alloc 14
+ge anon_vma.free 14
+ge anon_vma.lock.write.acquired 14
+ge anon_vma.lock.write.holds_timed 14
+ge i_mmap.lock.write.acquired 8
+ge i_mmap.lock.read.acquired 1
+ge anon_vma.get 14
+[ -d /sys/devices/system/node/node1 ] && ge anon_vma.get 128
+for k in anon_vma i_mmap; do
+	for m in read write; do
+		a=$(stat_of $k.lock.$m.acquired) t=$(stat_of $k.lock.$m.holds_timed)
+		[ "$t" -gt 0 ] || fail "$k $m: no hold timed"
+		echo "ok: $k $m: $a acquired, $t holds timed"
+	done
+done
+expect "holds.untracked.table_full" "$(stat_of holds.untracked.table_full)" 0
+grep -q '^@anon_vma_write_hold_ns:' "$RES/mod-hist.txt" || fail "no hold histogram"
+grep -Eq '^\[[0-9KMG]+, [0-9KMG]+\) +[0-9]+ \|@+ *\|$' "$RES/mod-hist.txt" || fail "histogram rows not in bpftrace layout"
+awk 'NR > 1 && !/^#/ { n++ } END { exit !n }' "$RES/mod-top.txt" || fail "top lists no root"
+top_sums=$(awk 'NR > 1 && !/^#/ { h += $2; w += $3; n += $4 }
+	/^# in no row/ { n += $(NF - 4); h += $(NF - 2); w += $NF; f = 1 }
+	END { if (!f) exit 1; printf "%.0f %.0f %.0f\n", n, h, w }' "$RES/mod-top.txt") ||
+	fail "top has no '# in no row' line"
+stat_sums=$(awk '$1 ~ /^anon_vma\.lock\.(read|write)\.holds_timed$/ { n += $2 }
+	$1 ~ /^anon_vma\.lock\.(read|write)\.hold_ns_total$/ { h += $2 }
+	$1 ~ /^anon_vma\.lock\.(read|write)\.wait_ns_total$/ { w += $2 }
+	END { printf "%.0f %.0f %.0f\n", n, h, w }' "$RES/mod-stats-detached.txt")
+expect "top's holds, hold_ns, wait_ns summed over its rows (stats: the same)" "$top_sums" "$stat_sums"
+grep -Eqi '0x|ffff[0-9a-f]{8}' $DBG/stats $DBG/top $DBG/hist/* && fail "a kernel pointer is printed"
+echo "ok: stats, histograms and top consistent"

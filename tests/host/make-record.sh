@@ -1,0 +1,47 @@
+#!/bin/sh
+# description: make record of mix: 0 violations, 38 counters agree, no loss, real plots
+#   `make record WORKLOAD=mix` end to end, as `make demo` runs it:
+#   a second guest boot records mix with trace-cmd, mmpreempt.ko and all
+#   six bpftrace tools; the host writes meta.json, report.txt,
+#   summary.txt and the plots. Checks each file for what it promises:
+#   zero violations, 38 counters agreeing with the module, no lost events,
+#   a histogram in every bpftrace output, real PNG and SVG plots
+# requires: gnuplot
+# overhead: a second guest boot (~60 s under TCG)
+. "$TOP/tests/guest/lib/common.sh"
+out=$RES/make-record
+rc=0
+make -C "$TOP" --no-print-directory record WORKLOAD=mix NAME=make-record OUT="$out" \
+	>"$RES/make-record.log" 2>&1 || rc=$?
+grep -v '^\[' "$RES/make-record.log" | tail -n 40
+[ $rc -eq 0 ] || fail "make record exited $rc"
+for f in trace.dat meta.json report.txt summary.txt module/stats workload.log console.log \
+	holds.png holds.svg gathers.png gathers.svg plots.gp; do
+	[ -s "$out/$f" ] || fail "no $f in $out"
+done
+for k in kernel_release config_sha256 preemption_model qemu_mode workload args \
+	trace_cmd_lost_events workload_status; do
+	grep -q "^  \"$k\": " "$out/meta.json" || fail "meta.json has no $k"
+done
+expect "meta.json workload" "$(sed -n 's/^  "workload": "\(.*\)",$/\1/p' "$out/meta.json")" mix
+expect "meta.json lost events" "$(sed -n 's/^  "trace_cmd_lost_events": \(.*\),$/\1/p' "$out/meta.json")" 0
+expect "meta.json kernel" "$(sed -n 's/^  "kernel_release": "\(.*\)",$/\1/p' "$out/meta.json")" \
+	"$(cat "$TOP/build/kernel.release")"
+grep -q '^verdict: 0 violations$' "$out/summary.txt" || fail "summary.txt has no clean verdict"
+# the workloads' own result lines, mix's and each child's
+grep -q '^mix: round 1 forktree  *ok ' "$out/summary.txt" || fail "summary.txt lacks mix's result line for forktree"
+grep -q '^forktree: [0-9]* processes' "$out/summary.txt" || fail "summary.txt lacks forktree's own result line"
+grep -Eq '^([0-9]+) of \1 counters agree exactly, [0-9]+ n/a' "$out/summary.txt" || fail "summary.txt: trace and module disagree"
+for p in holds gathers; do
+	[ "$(head -c 8 "$out/$p.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+		fail "$p.png is not a PNG"
+	grep -q '<svg' "$out/$p.svg" || fail "$p.svg is not an SVG"
+done
+echo "ok: plots holds and gathers, PNG and SVG"
+n=0
+for t in "$TOP"/bpf-scripts/*.bt; do
+	b=$(basename "$t" .bt)
+	grep -q '^\[.*|@*' "$out/bpf/$b.txt" || fail "bpftrace $b printed no histogram ($out/bpf/$b.txt)"
+	n=$((n + 1))
+done
+echo "ok: $n bpftrace outputs with histograms"

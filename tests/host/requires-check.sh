@@ -1,0 +1,78 @@
+#!/bin/sh
+# description: the runners' "# requires:" check (tests/requires.sh) tells
+#   met from unmet for every kind of token
+#   Runs requires_unmet over made-up test headers against a made-up ART,
+#   kernel config and PATH: each kind of token met passes, each unmet one
+#   fails or skips as documented (a missing module, command or file fails;
+#   a config option, CPU or NUMA count skips), a token on a continuation
+#   line counts, and prose ("2 NUMA nodes") is refused rather than passed;
+#   and every test of the suite has a one-line summary first and
+#   requires tokens of known kinds
+# requires: sh
+# overhead: none (no boot; well under a second)
+. "$TOP/tests/guest/lib/common.sh"
+. "$TOP/tests/requires.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/art/modules"
+: >"$tmp/art/mmpreempt.ko"
+: >"$tmp/art/modules/lock_hold.ko"
+printf 'CONFIG_KSM=y\nCONFIG_TEST_HMM=m\n# CONFIG_FAILSLAB is not set\n' >"$tmp/config"
+_req_config=$tmp/config
+ART=$tmp/art
+n=0 bad=0
+# case WANT REQUIRES-LINES: WANT is ok, fail or skip
+case_() {
+	n=$((n + 1))
+	printf '#!/bin/sh\n# description: fixture\n%s\n. lib\n' "$2" >"$tmp/t.sh"
+	got=ok
+	if out=$(requires_unmet "$tmp/t.sh"); then :; else got=${out%% *}; fi
+	if [ "$got" = "$1" ]; then
+		echo "ok: $1: $(echo "$2" | tr '\n' ' ')${out:+ -> $out}"
+	else
+		echo "not ok: want $1, got $got: $(echo "$2" | tr '\n' ' ')${out:+ -> $out}"
+		bad=$((bad + 1))
+	fi
+}
+case_ ok "# requires:"
+case_ ok "# requires: sh awk"
+case_ ok "# requires: sh, awk"
+case_ fail "# requires: sh no-such-command-here"
+case_ fail "$(printf '# requires: sh\n#   no-such-command-here')"
+case_ ok "$(printf '# requires: sh\n# timeout: 5\n#   not-a-requirement-line')"
+case_ ok "# requires: mmpreempt.ko lock_hold.ko"
+case_ fail "# requires: mmpreempt.ko event_bench.ko"
+case_ ok "# requires: CONFIG_KSM CONFIG_TEST_HMM"
+case_ ok "# requires: CONFIG_TEST_HMM=m"
+case_ skip "# requires: CONFIG_TEST_HMM=y"
+case_ skip "# requires: CONFIG_FAILSLAB"
+case_ skip "# requires: CONFIG_NOT_IN_THE_FILE"
+case_ ok "# requires: cpus=1 nodes=0"
+case_ skip "# requires: cpus=4096"
+case_ skip "# requires: nodes=4096"
+case_ ok "# requires: /"
+case_ fail "# requires: /no/such/file"
+case_ fail "# requires: 2 NUMA nodes"
+case_ fail "# requires: tracepoints/EVENTS.md"
+case_ fail "# requires: perl (JSON::PP)"
+# a skip comes before nothing: the first unmet token decides
+case_ fail "# requires: no-such-command-here CONFIG_FAILSLAB"
+[ "$bad" -eq 0 ] || fail "$bad of $n cases wrong"
+echo "ok: $n cases"
+# Every test of the suite: its header's first line is the one-line
+# "# description:" and each of its requires tokens is of a known kind
+# (whether a guest command exists only the guest can tell).
+lint=0
+for t in "$TOP"/tests/guest/*.sh "$TOP"/tests/host/*.sh; do
+	name=${t#"$TOP"/tests/}
+	sed -n 2p "$t" | grep -q '^# description: .' || { echo "not ok: $name: line 2 is not '# description: SUMMARY'"; lint=$((lint + 1)); }
+	[ "$(sed -n 2p "$t" | wc -c)" -le 91 ] || { echo "not ok: $name: its summary line is over 90 columns"; lint=$((lint + 1)); }
+	grep -q '^# requires:' "$t" || { echo "not ok: $name: no '# requires:' line"; lint=$((lint + 1)); }
+	for tok in $(requires_tokens "$t"); do
+		[ "$(requires_kind "$tok")" != unknown ] && continue
+		echo "not ok: $name: requires '$tok': no such kind of token"
+		lint=$((lint + 1))
+	done
+done
+[ "$lint" -eq 0 ] || fail "$lint header defects in the suite's tests"
+echo "ok: every test's header: a one-line description, requires tokens of known kinds"
