@@ -160,7 +160,7 @@ static void probe_anon_vma_get(void *data, struct anon_vma *av,
 }
 
 static void probe_anon_vma_get_failed(void *data, struct anon_vma *av,
-				      struct anon_vma *root, int refcount)
+				      struct anon_vma *root)
 {
 	mmp_this_stat()->ev[MMP_EV_anon_vma_get_failed]++;
 }
@@ -181,8 +181,7 @@ static void probe_anon_vma_free(void *data, struct anon_vma *av,
 
 static void probe_anon_vma_reuse(void *data, struct anon_vma *av,
 				 struct anon_vma *root,
-				 unsigned long num_children,
-				 unsigned long num_active_vmas)
+				 unsigned long num_children)
 {
 	mmp_this_stat()->ev[MMP_EV_anon_vma_reuse]++;
 }
@@ -310,8 +309,7 @@ static void probe_mm_take_all_locks_acquired(void *data, struct mm_struct *mm,
 }
 
 static void probe_mm_drop_all_locks(void *data, struct mm_struct *mm,
-				    unsigned int roots, unsigned int mappings,
-				    int ret)
+				    unsigned int roots, unsigned int mappings)
 {
 	mmp_this_stat()->ev[MMP_EV_mm_drop_all_locks]++;
 }

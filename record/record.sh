@@ -13,7 +13,8 @@
 #   and run.sh's: SMP NUMA MEM PREEMPT ICOUNT ACCEL TIMEOUT
 # Output: OUT/ with trace.dat, workload.log, module/{stats,hist/,top},
 #   bpf/<tool>.txt, console.log, meta.json, report.txt, summary.txt,
-#   holds.{svg,png}, gathers.{svg,png}; results/latest points at it.
+#   timeline.{svg,png} (report/timeline.sh), holds.{svg,png},
+#   gathers.{svg,png}; results/latest points at it.
 # Exit status: 1 if the workload or the recording failed, events were
 #   lost, an invariant broke or the trace disagrees with the module.
 set -eu
@@ -85,6 +86,8 @@ verdict=0
 "$report" --plots "$out" --stats "$out/module/stats" "$out/trace.dat" >"$out/report.txt" 2>"$out/report.err" ||
 	verdict=$?
 "$report" --summary --stats "$out/module/stats" "$out/trace.dat" >"$out/summary.body" 2>/dev/null || true
+sh "$TOP/report/timeline.sh" "$out/trace.dat" "$out" >"$out/timeline.txt" 2>&1 ||
+	die "report/timeline.sh failed: $(tail -n 3 "$out/timeline.txt")"
 {
 	echo "mmpreempt record: $WORKLOAD${ARGS:+ $ARGS} on $(val kernel_release "$g")," \
 		"preempt=$(val preempt "$g"), $(val accel "$q"), $(val cpus "$g") CPUs"
@@ -101,6 +104,8 @@ verdict=0
 	echo "files in $out:"
 	echo "  trace.dat      the trace: make view RUN=$out"
 	echo "  report.txt     the full report (mmreport); summary.txt this summary"
+	echo "  timeline.png/svg  where the long holds and gather stretches were, and who waited:"
+	sed 's/^/                    /' "$out/timeline.txt"
 	echo "  holds.svg/png gathers.svg/png  plots (plots.gp re-plots them)"
 	echo "  module/        mmpreempt.ko stats, hist/, top for the same window"
 	[ -n "$BPF" ] && echo "  bpf/           bpftrace outputs: $BPF"

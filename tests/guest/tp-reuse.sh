@@ -2,8 +2,9 @@
 # description: fork chain fires anon_vma_reuse, allocating in fewer forks than it makes
 #   a fork chain whose middle generations exit makes
 #   anon_vma_clone() reuse their anon_vmas: anon_vma_reuse fires, each time
-#   on an anon_vma born earlier in the same tree, with no vma and fewer than
-#   2 children, and the chain allocates in fewer forks than it makes: of its
+#   on an anon_vma born earlier in the same tree, with fewer than 2
+#   children (its "no vma" is the kernel's own condition, not in the
+#   event), and the chain allocates in fewer forks than it makes: of its
 #   8 forks (sched_process_fork), the first ones (while the generation above
 #   still lives) allocate an anon_vma per vma, later ones allocate none and
 #   reuse instead. Without reuse every fork would allocate
@@ -37,7 +38,7 @@ $5 == "anon_vma_reuse" {
 	n++; ru[$3]++
 	if (!(x in born)) { print "FAIL: reused " x ", not born in this run"; bad = 1 }
 	else if (born[x] != f["root"] "") { print "FAIL: reused " x " outside its tree"; bad = 1 }
-	if (f["num_children"] + 0 >= 2 || f["num_active_vmas"] + 0 != 0) { print "FAIL: reused with num_children=" f["num_children"] " num_active_vmas=" f["num_active_vmas"]; bad = 1 }
+	if (f["num_children"] + 0 >= 2) { print "FAIL: reused with num_children=" f["num_children"]; bad = 1 }
 }
 END {
 	printf "ok: %d forks: %d allocated anon_vmas, %d allocated none; %d reuses\n", forks, allocating, reusing, n

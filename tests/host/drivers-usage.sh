@@ -12,7 +12,7 @@ bad=0 n=0
 for d in record/record.sh tests/test.sh record/view.sh tests/bisect.sh record/demo.sh \
 	guest/run.sh guest/run-sparc64.sh bench/off-cost.sh bench/module-cost.sh \
 	bench/root-contention.sh bench/workload-cost.sh bench/preempt-latency.sh \
-	bench/setup-cost.sh bench/gup-fast-sparc64.sh bench/summary.sh bench/plots.sh; do
+	bench/setup-cost.sh bench/gup-fast-sparc64.sh bench/summary.sh bench/plots.sh report/timeline.sh; do
 	f=$TOP/$d
 	n=$((n + 1))
 	if ! grep -q '^usage_check \|-h|--help)' "$f"; then

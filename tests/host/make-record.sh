@@ -5,7 +5,9 @@
 #   six bpftrace tools; the host writes meta.json, report.txt,
 #   summary.txt and the plots. Checks each file for what it promises:
 #   zero violations, 38 counters agreeing with the module, no lost events,
-#   a histogram in every bpftrace output, real PNG and SVG plots
+#   a histogram in every bpftrace output, real PNG and SVG plots, and a
+#   timeline (report/timeline.sh) that draws exactly the holds and
+#   contended waits the module timed
 # requires: gnuplot
 # overhead: a second guest boot (~60 s under TCG)
 . "$TOP/tests/guest/lib/common.sh"
@@ -16,7 +18,7 @@ make -C "$TOP" --no-print-directory record WORKLOAD=mix NAME=make-record OUT="$o
 grep -v '^\[' "$RES/make-record.log" | tail -n 40
 [ $rc -eq 0 ] || fail "make record exited $rc"
 for f in trace.dat meta.json report.txt summary.txt module/stats workload.log console.log \
-	holds.png holds.svg gathers.png gathers.svg plots.gp; do
+	timeline.png timeline.svg holds.png holds.svg gathers.png gathers.svg plots.gp; do
 	[ -s "$out/$f" ] || fail "no $f in $out"
 done
 for k in kernel_release config_sha256 preemption_model qemu_mode workload args \
@@ -32,12 +34,21 @@ grep -q '^verdict: 0 violations$' "$out/summary.txt" || fail "summary.txt has no
 grep -q '^mix: round 1 forktree  *ok ' "$out/summary.txt" || fail "summary.txt lacks mix's result line for forktree"
 grep -q '^forktree: [0-9]* processes' "$out/summary.txt" || fail "summary.txt lacks forktree's own result line"
 grep -Eq '^([0-9]+) of \1 counters agree exactly, [0-9]+ n/a' "$out/summary.txt" || fail "summary.txt: trace and module disagree"
-for p in holds gathers; do
+for p in holds gathers timeline; do
 	[ "$(head -c 8 "$out/$p.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
 		fail "$p.png is not a PNG"
 	grep -q '<svg' "$out/$p.svg" || fail "$p.svg is not an SVG"
 done
-echo "ok: plots holds and gathers, PNG and SVG"
+echo "ok: plots holds, gathers and timeline, PNG and SVG"
+# the timeline draws every hold and wait the module timed in the same window
+tl=$out/timeline/summary.txt
+[ -s "$tl" ] || fail "no $tl"
+sum_of() { awk -v k="$1" '$1 ~ k { s += $2 } END { print s + 0 }' "$out/module/stats"; }
+expect "timeline holds (module: sum of holds_timed)" \
+	"$(sed -n 's/.* \([0-9]*\) holds, .*/\1/p' "$tl")" "$(sum_of '^(anon_vma|i_mmap)\.lock\.(read|write)\.holds_timed$')"
+expect "timeline contended waits (module: sum of contended)" \
+	"$(sed -n 's/.* \([0-9]*\) contended waits, .*/\1/p' "$tl")" "$(sum_of '^(anon_vma|i_mmap)\.lock\.(read|write)\.contended$')"
+[ "$(wc -l <"$out/timeline/rows.txt")" -ge 1 ] || fail "the timeline has no task row"
 n=0
 for t in "$TOP"/bpf-scripts/*.bt; do
 	b=$(basename "$t" .bt)

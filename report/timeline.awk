@@ -1,0 +1,105 @@
+# timeline.awk: the data of the timeline plot (report/timeline.sh) from
+# `mmreport --dump` lines, "ts cpu pid comm event key=value...". POSIX awk.
+# -v dir=DIR (where the .dat files go)  -v rows=N (tasks in the timeline)
+#
+# A hold runs from a successful *_lock_acquired to the task's
+# *_lock_released of the same lock and mode; its wait from the task's
+# *_lock_start to that acquisition, when contended. A gather stretch runs
+# from mmu_gather_start, or a preemption point (mmu_gather_resched), to the
+# next point or to mmu_gather_finish: code that yields nowhere in between
+# (under preempt=none or voluntary, not preemptible at all). Times are
+# seconds from the first event.
+#
+# Files: rows.txt (row, label), holds.dat (row t0 t1 kind), waits.dat
+# (row t0 t1 kind), switches.dat (row t: switched out while holding a
+# lock), points.dat (row t: preemption points taken), stretches.dat (row
+# t0 t1 length_us), heat.dat (time bin x log2 hold bucket: count, for every
+# hold of every task), summary.txt (what the plot shows, in figures).
+function kind(ev, w) { return (ev ~ /^anon_vma/ ? 0 : 2) + (w == "true" ? 1 : 0) }
+function lbl(p) { return comm[p] "-" p }
+/^#/ || NF < 5 { next }
+{
+	delete f
+	for (i = 6; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+}
+t0 == "" { t0 = $1 }
+{ t = $1 - t0; p = $3; comm[p] = $4; last = t }
+$5 ~ /_lock_start$/ {
+	lk = ($5 ~ /^anon_vma/ ? f["root"] : f["mapping"]) " " f["write"]
+	start[p, lk] = t
+}
+$5 ~ /_lock_acquired$/ && f["success"] == "true" {
+	lk = ($5 ~ /^anon_vma/ ? f["root"] : f["mapping"]) " " f["write"]
+	acq[p, lk] = t
+	if (f["contended"] == "true" && ((p, lk) in start)) {
+		nw++; wp[nw] = p; w0[nw] = start[p, lk]; w1[nw] = t; wk[nw] = kind($5, f["write"])
+		waited[p] += t - start[p, lk]
+	}
+	delete start[p, lk]
+	held[p]++
+}
+$5 ~ /_lock_released$/ {
+	lk = ($5 ~ /^anon_vma/ ? f["root"] : f["mapping"]) " " f["write"]
+	if ((p, lk) in acq) {
+		nh++; hp[nh] = p; h0[nh] = acq[p, lk]; h1[nh] = t; hk[nh] = kind($5, f["write"])
+		d = t - acq[p, lk]
+		if (d > longest[p]) longest[p] = d
+		if (d > maxhold) { maxhold = d; maxwho = p; maxat = acq[p, lk] }
+		delete acq[p, lk]
+		if (--held[p] < 0) held[p] = 0
+	}
+}
+$5 == "sched_switch" && held[f["prev_pid"]] > 0 {
+	ns++; sp[ns] = f["prev_pid"]; st[ns] = t
+}
+$5 == "mmu_gather_start" { gs[p, f["tlb"]] = t }
+$5 == "mmu_gather_resched" && ((p, f["tlb"]) in gs) {
+	stretch(p, gs[p, f["tlb"]], t)
+	gs[p, f["tlb"]] = t
+	np++; pp[np] = p; pt[np] = t
+}
+$5 == "mmu_gather_finish" && ((p, f["tlb"]) in gs) {
+	stretch(p, gs[p, f["tlb"]], t)
+	delete gs[p, f["tlb"]]
+}
+function stretch(p, a, b) {
+	ng++; gp[ng] = p; g0[ng] = a; g1[ng] = b
+	if (b - a > longest[p]) longest[p] = b - a
+	if (b - a > maxstretch) { maxstretch = b - a; maxswho = p; maxsat = a }
+}
+END {
+	# the rows: the tasks with the longest hold or stretch, longest first
+	for (p in longest) order[++nt] = p
+	for (i = 2; i <= nt; i++)
+		for (j = i; j > 1 && longest[order[j]] > longest[order[j - 1]]; j--) {
+			x = order[j]; order[j] = order[j - 1]; order[j - 1] = x
+		}
+	if (nt > rows) nt = rows
+	for (i = 1; i <= nt; i++) { row[order[i]] = i; print i, lbl(order[i]) > (dir "/rows.txt") }
+	printf "" > (dir "/holds.dat"); printf "" > (dir "/waits.dat"); printf "" > (dir "/switches.dat")
+	printf "" > (dir "/points.dat"); printf "" > (dir "/stretches.dat")
+	for (i = 1; i <= nh; i++) if (hp[i] in row) print row[hp[i]], h0[i], h1[i], hk[i] > (dir "/holds.dat")
+	for (i = 1; i <= nw; i++) if (wp[i] in row) print row[wp[i]], w0[i], w1[i], wk[i] > (dir "/waits.dat")
+	for (i = 1; i <= ns; i++) if (sp[i] in row) print row[sp[i]], st[i] > (dir "/switches.dat")
+	for (i = 1; i <= np; i++) if (pp[i] in row) print row[pp[i]], pt[i] > (dir "/points.dat")
+	for (i = 1; i <= ng; i++) if (gp[i] in row) printf "%d %.9f %.9f %.1f\n", row[gp[i]], g0[i], g1[i], (g1[i] - g0[i]) * 1e6 > (dir "/stretches.dat")
+	# the heat map: every hold, 100 time bins x log2(hold ns) buckets 8..30
+	bins = 100; span = (last > 0 ? last : 1)
+	for (i = 1; i <= nh; i++) {
+		ns_ = (h1[i] - h0[i]) * 1e9; b = 0
+		while (ns_ >= 2 && b < 30) { ns_ /= 2; b++ }
+		if (b < 8) b = 8
+		x = int(h0[i] / span * bins); if (x >= bins) x = bins - 1
+		heat[x, b]++
+	}
+	for (x = 0; x < bins; x++) {
+		for (b = 8; b <= 30; b++)
+			printf "%.9f %d %s\n", (x + 0.5) * span / bins, b, ((x, b) in heat) ? heat[x, b] : "NaN" > (dir "/heat.dat")
+		print "" > (dir "/heat.dat")
+	}
+	printf "span %.6f s, %d holds, %d contended waits, %d switch-outs holding a lock, %d gather stretches, %d preemption points\n", \
+		last, nh, nw, ns, ng, np > (dir "/summary.txt")
+	if (nh) printf "longest hold %.1f us by %s at %.6f s\n", maxhold * 1e6, lbl(maxwho), maxat > (dir "/summary.txt")
+	if (ng) printf "longest gather stretch %.1f us by %s at %.6f s\n", maxstretch * 1e6, lbl(maxswho), maxsat > (dir "/summary.txt")
+	printf "%.9f\n", span > (dir "/span.txt")
+}
