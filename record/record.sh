@@ -16,7 +16,8 @@
 #   timeline.{svg,png} (report/timeline.sh), holds.{svg,png},
 #   gathers.{svg,png}; results/latest points at it.
 # Exit status: 1 if the workload or the recording failed, events were
-#   lost, an invariant broke or the trace disagrees with the module.
+#   lost, an invariant broke or the trace disagrees with the module (the
+#   message names which, from mmreport's exit status bits).
 set -eu
 . "$(dirname "$0")/../guest/usage.sh"
 usage_check "record.sh (settings in the environment: WORKLOAD ARGS EVENTS BPF NAME OUT)" 0 "$@"
@@ -96,8 +97,9 @@ sh "$TOP/report/timeline.sh" "$out/trace.dat" "$out" >"$out/timeline.txt" 2>&1 |
 	echo "workload exit status $(val workload_status "$g"); trace-cmd lost events: $(val lost_events "$g")"
 	echo
 	cat "$out/summary.body"
+	# the verdict, violations included, is in the report; stderr has errors
 	if [ -s "$out/report.err" ]; then
-		echo "violations (first lines of $out/report.err):"
+		echo "mmreport errors (first lines of $out/report.err):"
 		head -n 12 "$out/report.err"
 		echo
 	fi
@@ -122,4 +124,13 @@ echo "open it:  make view RUN=$out"
 [ "$(val workload_status "$g")" = 0 ] || die "the workload failed (see $out/workload.log)"
 [ $rc -eq 0 ] || die "the guest run failed with status $rc (console: $out/console.log)"
 [ "$(val lost_events "$g")" = 0 ] || die "trace-cmd lost events: counts are not exact"
-[ $verdict -eq 0 ] || die "mmreport: invariant violations or a disagreement with the module (exit $verdict)"
+# mmreport's exit status: a bit per kind of failure (mmreport --help)
+if [ $verdict -ne 0 ]; then
+	why=
+	[ $((verdict & 1)) -eq 0 ] || why="$why, invariant violations"
+	[ $((verdict & 2)) -eq 0 ] || why="$why, an error (in report.err)"
+	[ $((verdict & 4)) -eq 0 ] || why="$why, a disagreement with the module"
+	[ $((verdict & 8)) -eq 0 ] || why="$why, lost events"
+	[ $((verdict & 16)) -eq 0 ] || why="$why, an invariant that checked nothing"
+	die "mmreport: ${why#, } (exit $verdict; see $out/report.txt)"
+fi

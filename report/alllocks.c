@@ -22,7 +22,7 @@ void alllocks_event(const struct mm_event *e)
 			dist_add(&take, e->ts - *t);
 			hmap_del(&began, fu(e, F_MM), e->pid);
 		}
-		if (e->f[F_RET]) {
+		if (e->f[F_RET]) {	/* -EINTR: a signal cut the taking short */
 			failed++;
 			break;
 		}
@@ -30,7 +30,7 @@ void alllocks_event(const struct mm_event *e)
 		dist_add(&maps, fu(e, F_MAPPINGS));
 		*hmap_get(&taken, fu(e, F_MM), e->pid, true) = e->ts;
 		break;
-	case EV_AL_DROP:
+	case EV_AL_DROP:	/* it cannot fail: only its time is read */
 		t = hmap_get(&taken, fu(e, F_MM), e->pid, false);
 		if (t) {
 			dist_add(&held, e->ts - *t);
@@ -47,8 +47,7 @@ void alllocks_report(FILE *f, const struct report_opts *o)
 	if (o->summary && !calls)
 		return;
 	fprintf(f, "== mm_take_all_locks\n");
-	fprintf(f, "calls %llu, failed %llu\ntaking: ", (unsigned long long)calls,
-		(unsigned long long)failed);
+	fprintf(f, "calls %" PRIu64 ", failed %" PRIu64 "\ntaking: ", calls, failed);
 	dist_line(f, &take, "ns");
 	fprintf(f, "\nheld: ");
 	dist_line(f, &held, "ns");

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,9 +63,9 @@ static void human(uint64_t v, char *buf, size_t len)
 		i++;
 	}
 	if (i)
-		snprintf(buf, len, "%llu%c", (unsigned long long)v, suffix[i]);
+		snprintf(buf, len, "%" PRIu64 "%c", v, suffix[i]);
 	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
+		snprintf(buf, len, "%" PRIu64, v);
 }
 
 void dist_hist(FILE *f, const struct dist *d, const char *name, int top)
@@ -115,8 +116,7 @@ void dist_hist(FILE *f, const struct dist *d, const char *name, int top)
 			human(i < 64 ? 1ull << i : 0, b, sizeof(b));
 			snprintf(label, sizeof(label), "[%s, %s)", a, i < 64 ? b : "inf");
 		}
-		fprintf(f, "%-16s%8llu |%-52.*s|\n", label, (unsigned long long)d->hist[i],
-			w, bar);
+		fprintf(f, "%-16s%8" PRIu64 " |%-52.*s|\n", label, d->hist[i], w, bar);
 	}
 	if (top > 0 && hi - lo + 1 > top)
 		fprintf(f, "  (%d fullest of %d buckets shown)\n", top, hi - lo + 1);
@@ -132,7 +132,7 @@ const char *fmt_ns(uint64_t ns, char *buf, size_t len)
 	else if (ns >= 1000)
 		snprintf(buf, len, "%.1f us", ns / 1e3);
 	else
-		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+		snprintf(buf, len, "%" PRIu64 " ns", ns);
 	return buf;
 }
 
@@ -146,11 +146,11 @@ void dist_line(FILE *f, struct dist *d, const char *unit)
 	}
 	if (!strcmp(unit, "ns"))
 		fprintf(f, "n=%zu p50=%s p90=%s p99=%s max=%s", d->n,
-			fmt_ns(dist_pct(d, 50), a, sizeof(a)), fmt_ns(dist_pct(d, 90), b, sizeof(b)),
+			fmt_ns(dist_pct(d, 50), a, sizeof(a)),
+			fmt_ns(dist_pct(d, 90), b, sizeof(b)),
 			fmt_ns(dist_pct(d, 99), c, sizeof(c)), fmt_ns(d->max, m, sizeof(m)));
 	else
-		fprintf(f, "n=%zu p50=%llu p90=%llu p99=%llu max=%llu%s%s", d->n,
-			(unsigned long long)dist_pct(d, 50), (unsigned long long)dist_pct(d, 90),
-			(unsigned long long)dist_pct(d, 99), (unsigned long long)d->max,
+		fprintf(f, "n=%zu p50=%" PRIu64 " p90=%" PRIu64 " p99=%" PRIu64 " max=%" PRIu64
+			"%s%s", d->n, dist_pct(d, 50), dist_pct(d, 90), dist_pct(d, 99), d->max,
 			*unit ? " " : "", unit);
 }

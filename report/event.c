@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Event names, field names, the text form of an event, format detection. */
+/*
+ * Event names, field names, the text form of an event, format detection;
+ * the error message and allocation helpers every file uses.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "event.h"
@@ -35,8 +41,8 @@ const char *const ev_names[EV_NR] = {
 const char *const field_names[F_NR] = {
 	[F_ANON_VMA] = "anon_vma", [F_ROOT] = "root", [F_PARENT] = "parent",
 	[F_REFCOUNT] = "refcount", [F_NUM_CHILDREN] = "num_children",
-	[F_NUM_ACTIVE_VMAS] = "num_active_vmas", [F_MAPPING] = "mapping",
-	[F_INO] = "ino", [F_TLB] = "tlb", [F_MM] = "mm", [F_FULLMM] = "fullmm",
+	[F_MAPPING] = "mapping", [F_INO] = "ino", [F_TLB] = "tlb", [F_MM] = "mm",
+	[F_FULLMM] = "fullmm",
 	[F_NESTED] = "nested", [F_PAGES] = "pages", [F_BATCHES] = "batches",
 	[F_FLUSHES] = "flushes", [F_BATCH_COUNT] = "batch_count",
 	[F_NEED_RESCHED] = "need_resched", [F_ANON_VMA_ROOTS] = "anon_vma_roots",
@@ -45,6 +51,31 @@ const char *const field_names[F_NR] = {
 	[F_PREV_PID] = "prev_pid", [F_PREV_STATE] = "prev_state",
 	[F_NEXT_PID] = "next_pid", [F_PID] = "pid",
 };
+
+void report_err(int errnum, const char *what, const char *why, ...)
+{
+	va_list ap;
+
+	fflush(stdout);		/* the report so far first, when both are one file */
+	fprintf(stderr, "mmreport: %s: ", what);
+	va_start(ap, why);
+	vfprintf(stderr, why, ap);
+	va_end(ap);
+	if (errnum)
+		fprintf(stderr, ": %s", strerror(errnum));
+	fputc('\n', stderr);
+}
+
+void *xrealloc(void *p, size_t size)
+{
+	void *n = realloc(p, size);
+
+	if (!n && size) {
+		report_err(errno, "memory", "cannot allocate %zu bytes", size);
+		exit(ST_TROUBLE);
+	}
+	return n;
+}
 
 const char *ev_system(enum ev_type t)
 {
@@ -84,20 +115,19 @@ static const char *state_letters(int64_t s)
 /* "ts cpu pid comm event key=value...": what read_text() reads back. */
 void ev_print(FILE *f, const struct mm_event *e)
 {
-	fprintf(f, "%llu.%09llu %d %d %s %s", (unsigned long long)(e->ts / 1000000000),
-		(unsigned long long)(e->ts % 1000000000), e->cpu, e->pid,
-		e->comm[0] ? e->comm : "<...>", e->name);
+	fprintf(f, "%" PRIu64 ".%09" PRIu64 " %d %d %s %s", e->ts / 1000000000,
+		e->ts % 1000000000, e->cpu, e->pid, e->comm[0] ? e->comm : "<...>", e->name);
 	for (int i = 0; i < F_NR; i++) {
 		if (!has(e, i))
 			continue;
 		if ((1u << i) & F_POINTERS)
-			fprintf(f, " %s=0x%llx", field_names[i], (unsigned long long)e->f[i]);
+			fprintf(f, " %s=0x%" PRIx64, field_names[i], (u64)e->f[i]);
 		else if ((1u << i) & F_BOOLS)
 			fprintf(f, " %s=%s", field_names[i], e->f[i] ? "true" : "false");
 		else if (i == F_PREV_STATE)
 			fprintf(f, " %s=%s", field_names[i], state_letters(e->f[i]));
 		else
-			fprintf(f, " %s=%lld", field_names[i], (long long)e->f[i]);
+			fprintf(f, " %s=%" PRId64, field_names[i], e->f[i]);
 	}
 	if (e->type == EV_MARKER)
 		fprintf(f, " marker=%s", e->marker);
@@ -112,7 +142,7 @@ int read_events(const char *path, ev_sink sink, void *data, struct read_result *
 	size_t n;
 
 	if (!f) {
-		perror(path);
+		report_err(errno, path, "cannot open the trace");
 		return -1;
 	}
 	n = fread(head, 1, sizeof(head), f);

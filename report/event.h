@@ -3,16 +3,43 @@
  * One trace event as every analysis in mmreport sees it, whichever reader
  * produced it: trace.dat through libtracecmd, or a text event stream (the
  * format `mmreport --dump` writes, so that a real trace can be edited into
- * a crafted one for the invariant checker's tests).
+ * a crafted one for the invariant checker's tests); and what every file of
+ * mmreport shares: its exit status bits and its one error form.
  */
 #ifndef MMREPORT_EVENT_H
 #define MMREPORT_EVENT_H
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 typedef uint64_t u64;
+
+/*
+ * mmreport's exit status: 0 when all is good, else the OR of one bit per
+ * kind of failure, so that a script tells a broken invariant from a broken
+ * recording or a bad command line without parsing the report. 2 keeps the
+ * meaning it always had. Each bit but ST_TROUBLE has its verdict lines on
+ * stdout (the tag in capitals); ST_TROUBLE has its messages on stderr.
+ */
+enum status_bits {
+	ST_VIOLATION = 1,	/* an invariant violated: VIOLATION */
+	ST_TROUBLE = 2,		/* bad usage, unreadable input, no plots, no memory */
+	ST_MISMATCH = 4,	/* --stats disagrees (MISMATCH) or compares nothing */
+	ST_LOST = 8,		/* the ring buffer dropped events: LOST */
+	ST_UNEXERCISED = 16,	/* a --require'd invariant checked nothing */
+};
+
+/*
+ * Every error message, in err(3)'s form: "mmreport: WHAT: WHY", WHAT the
+ * object (a file, an option), and ": strerror(errnum)" after WHY when a
+ * call failed with errnum (0: none). On stderr, apart from the report.
+ */
+void report_err(int errnum, const char *what, const char *why, ...)
+	__attribute__((format(printf, 3, 4)));
+/* realloc() that exits with ST_TROUBLE, saying so, when memory runs out */
+void *xrealloc(void *p, size_t size);
 
 enum ev_type {
 	EV_OTHER,
@@ -30,7 +57,7 @@ enum ev_type {
 /* The fields the analyses read; an event carries the ones its format has. */
 enum ev_field {
 	F_ANON_VMA, F_ROOT, F_PARENT, F_REFCOUNT, F_NUM_CHILDREN,
-	F_NUM_ACTIVE_VMAS, F_MAPPING, F_INO, F_TLB, F_MM, F_FULLMM, F_NESTED,
+	F_MAPPING, F_INO, F_TLB, F_MM, F_FULLMM, F_NESTED,
 	F_PAGES, F_BATCHES, F_FLUSHES, F_BATCH_COUNT, F_NEED_RESCHED,
 	F_ANON_VMA_ROOTS, F_MAPPINGS, F_RET, F_WRITE, F_SUCCESS, F_CONTENDED,
 	F_PREV_PID, F_PREV_STATE, F_NEXT_PID, F_PID,
@@ -93,7 +120,7 @@ struct read_result {
 /* The trace system an event type belongs to. */
 const char *ev_system(enum ev_type t);
 
-/* 0 on success; -1 with a message on stderr. Detects the format itself. */
+/* 0 on success; -1 with a report_err() message. Detects the format itself. */
 int read_events(const char *path, ev_sink sink, void *data, struct read_result *r);
 int read_dat(const char *path, ev_sink sink, void *data, struct read_result *r);
 int read_text(const char *path, ev_sink sink, void *data, struct read_result *r);

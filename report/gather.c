@@ -7,6 +7,7 @@
  * a CPU, to the next point, its switch-out or the finish.
  * The longest stretches are what preemptibility is meant to bound.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,12 +158,10 @@ void gather_report(FILE *f, const struct report_opts *o)
 		done += !g[i].open;
 	}
 	fprintf(f, "== mmu_gather\n");
-	fprintf(f, "gathers %zu (%llu fullmm, %llu finished, %llu of them nested: another "
-		"gather in flight on the mm made the finish flush it all; %llu finishes of "
-		"gathers begun before the trace), flushes %zu, pages %llu\n", ng,
-		(unsigned long long)n_fullmm, (unsigned long long)done,
-		(unsigned long long)n_nested, (unsigned long long)unmatched, per_flush.n,
-		(unsigned long long)per_flush.sum);
+	fprintf(f, "gathers %zu (%" PRIu64 " fullmm, %" PRIu64 " finished, %" PRIu64 " of them "
+		"nested: another gather in flight on the mm made the finish flush it all; %"
+		PRIu64 " finishes of gathers begun before the trace), flushes %zu, pages %"
+		PRIu64 "\n", ng, n_fullmm, done, n_nested, unmatched, per_flush.n, per_flush.sum);
 	fprintf(f, "pages per flush: ");
 	dist_line(f, &per_flush, "pages");
 	fprintf(f, "\nbatches per flush: ");
@@ -171,29 +170,28 @@ void gather_report(FILE *f, const struct report_opts *o)
 	dist_line(f, &flushes_per, "flushes");
 	fprintf(f, "\ngather duration: ");
 	dist_line(f, &span, "ns");
-	fprintf(f, "\nbatch allocations: %llu ok, %llu failed, largest batch_count %llu\n",
-		(unsigned long long)allocs_ok, (unsigned long long)allocs_failed,
-		(unsigned long long)max_batch_count);
-	fprintf(f, "preemption points taken: %llu (%llu with need_resched set); pages freed "
-		"between points: ", (unsigned long long)points, (unsigned long long)pending);
+	fprintf(f, "\nbatch allocations: %" PRIu64 " ok, %" PRIu64 " failed, largest "
+		"batch_count %" PRIu64 "\n", allocs_ok, allocs_failed, max_batch_count);
+	fprintf(f, "preemption points taken: %" PRIu64 " (%" PRIu64 " with need_resched set); "
+		"pages freed between points: ", points, pending);
 	dist_line(f, &since_point, "pages");
 	fprintf(f, "\n\n");
 	dist_hist(f, &per_flush, "mmu_gather_pages_per_flush", o->brief);
 	fprintf(f, "== preemption inside gathers\n");
-	fprintf(f, "switch-outs inside gathers: %llu (%llu still runnable: preempted, or yielding at a point; %llu asleep)\n",
-		(unsigned long long)so, (unsigned long long)rn, (unsigned long long)(so - rn));
+	fprintf(f, "switch-outs inside gathers: %" PRIu64 " (%" PRIu64 " still runnable: "
+		"preempted, or yielding at a point; %" PRIu64 " asleep)\n", so, rn, so - rn);
 	fprintf(f, "stretches without a preemption point: ");
 	dist_line(f, &stretch, "ns");
 	fprintf(f, "\n");
-	qsort(st, nst, sizeof(*st), by_len);
+	if (nst)	/* st is NULL until the first stretch */
+		qsort(st, nst, sizeof(*st), by_len);
 	/* microseconds rounded as trace-cmd and kernelshark print them */
 	fprintf(f, "longest stretches (top %d), to find in kernelshark:\n", o->top);
 	for (size_t i = 0; i < nst && i < (size_t)o->top; i++)
-		fprintf(f, "  %12s from %llu.%06llu s  %s-%d mm=0x%llx, ended by %s\n",
-			fmt_ns(st[i].len, a, sizeof(a)),
-			(unsigned long long)((st[i].at + 500) / 1000 / 1000000),
-			(unsigned long long)((st[i].at + 500) / 1000 % 1000000), st[i].comm, st[i].pid,
-			(unsigned long long)st[i].mm, st[i].ends);
+		fprintf(f, "  %12s from %" PRIu64 ".%06" PRIu64 " s  %s-%d mm=0x%" PRIx64
+			", ended by %s\n", fmt_ns(st[i].len, a, sizeof(a)),
+			(st[i].at + 500) / 1000 / 1000000, (st[i].at + 500) / 1000 % 1000000,
+			st[i].comm, st[i].pid, st[i].mm, st[i].ends);
 	fputc('\n', f);
 	dist_hist(f, &stretch, "gather_stretch_ns", o->brief);
 }
@@ -207,19 +205,22 @@ int gather_plot_data(const char *dir, u64 t0)
 
 	snprintf(path, sizeof(path), "%s/gathers.dat", dir);
 	gf = fopen(path, "w");
-	if (!gf)
+	if (!gf) {
+		report_err(errno, path, "cannot write the plot data");
 		return -1;
+	}
 	fprintf(gf, "# start_s end_s row pages pid comm\n");
 	for (size_t i = 0; i < ng; i++)
 		if (!g[i].open && ++written)
-			fprintf(gf, "%.9f %.9f %d %llu %d %s\n", (g[i].start - t0) / 1e9,
-				(g[i].end - t0) / 1e9, g[i].row, (unsigned long long)g[i].pages,
-				g[i].pid, g[i].comm);
+			fprintf(gf, "%.9f %.9f %d %" PRIu64 " %d %s\n", (g[i].start - t0) / 1e9,
+				(g[i].end - t0) / 1e9, g[i].row, g[i].pages, g[i].pid, g[i].comm);
 	fclose(gf);
 	snprintf(path, sizeof(path), "%s/stretches.dat", dir);
 	pf = fopen(path, "w");
-	if (!pf)
+	if (!pf) {
+		report_err(errno, path, "cannot write the plot data");
 		return -1;
+	}
 	fprintf(pf, "# start_s len_s row ended_by\n");
 	for (size_t i = 0; i < nst; i++) {
 		u64 *row = hmap_get(&rows, st[i].pid, 0, false);

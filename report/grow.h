@@ -3,8 +3,9 @@
 #ifndef MMREPORT_GROW_H
 #define MMREPORT_GROW_H
 
-#include <stdio.h>
-#include <stdlib.h>
+#include <stddef.h>
+
+#include "event.h"
 
 /* Make room for element n of *p (elements of sz bytes), doubling *cap. */
 static inline void grow(void *p, size_t *cap, size_t n, size_t sz)
@@ -14,11 +15,7 @@ static inline void grow(void *p, size_t *cap, size_t n, size_t sz)
 	if (n < *cap)
 		return;
 	*cap = *cap ? 2 * *cap : 256;
-	*pp = realloc(*pp, *cap * sz);
-	if (!*pp) {
-		perror("mmreport");
-		exit(2);
-	}
+	*pp = xrealloc(*pp, *cap * sz);
 }
 
 #endif

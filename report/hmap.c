@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "event.h"	/* xrealloc */
 #include "hmap.h"
 
 static size_t slot(const struct hmap *m, uint64_t k1, uint64_t k2)
 {
-	uint64_t h = k1 * 0x9e3779b97f4a7c15ull ^ (k2 + 0x632be59bd9b4e019ull) * 0xbf58476d1ce4e5b9ull;
+	uint64_t h = k1 * 0x9e3779b97f4a7c15ull ^
+		     (k2 + 0x632be59bd9b4e019ull) * 0xbf58476d1ce4e5b9ull;
 
 	return (h ^ (h >> 31)) & (m->cap - 1);
 }
@@ -17,11 +19,8 @@ static void grow(struct hmap *m)
 
 	m->cap = old.cap ? old.cap * 2 : 1024;
 	m->n = 0;
-	m->e = calloc(m->cap, sizeof(*m->e));
-	if (!m->e) {
-		perror("mmreport");
-		exit(2);
-	}
+	m->e = xrealloc(NULL, m->cap * sizeof(*m->e));
+	memset(m->e, 0, m->cap * sizeof(*m->e));
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.e[i].used)
 			*hmap_get(m, old.e[i].k1, old.e[i].k2, true) = old.e[i].v;

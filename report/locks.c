@@ -10,181 +10,312 @@
  * there while another task does breaks the "released by its acquirer"
  * invariant; a release nobody in the trace acquired was taken before the
  * trace began, and is only counted.
+ *
+ * All that is known of one lock is in one struct lock, found with one
+ * lookup: its holders and, for an anon_vma root, its row of the roots
+ * table. All that is known of one task is in one struct task: the lock it
+ * waits for, how many of each kind it holds, when it was switched out
+ * holding one. A lock event looks up its lock and its task, a switch its
+ * two tasks, and nothing else.
+ *
+ * The tables print one row per lock kind and mode, perf lock's way: a
+ * header naming each column with its unit, every value a number without a
+ * space in it (times in microseconds to the nanosecond, so exact), so that
+ * awk can pick any of them by column.
  */
+#include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "grow.h"
 #include "hmap.h"
 #include "report.h"
 
 static const char *const kind_names[2] = { "anon_vma", "i_mmap" };
+static const char *const mode_names[2] = { "read", "write" };
+
+/* One lock kind in one mode: a row of each lock table. */
+struct modestat {
+	u64 started, acquired, failed, contended, released;
+	u64 before_trace;	/* releases of a lock taken before the trace */
+	u64 nested;		/* releases of a read lock the task took again */
+	u64 wait_before_trace;	/* contended, its lock_start not in the trace */
+	struct dist wait, hold;
+};
 
 struct kindstat {
-	struct dist wait[2], hold[2];
-	u64 started[2], acquired[2], failed[2], contended[2], released[2];
-	u64 before_trace[2], nested[2];
-	u64 wait_before_trace[2];	/* contended, its lock_start not in the trace */
-	u64 no_field;			/* acquired events with no contended field */
+	struct modestat m[2];	/* [write] */
+	u64 no_field;		/* acquired events with no contended field */
 	u64 switched, switched_runnable;
 	struct dist offcpu;	/* a holder's time switched out */
 };
 
-struct rootstat {
-	u64 root, holds, hold_ns, hold_max, waits, wait_ns, members;
+/* A task holding a lock: since ts, and nest more times on top (a read lock) */
+struct holder {
+	int pid, write;
+	u64 ts, nest;
+};
+
+struct lock {
+	u64 addr;
+	struct holder *h;	/* in the order they took it */
+	size_t nh, caph;
+	/*
+	 * An anon_vma root's row of the roots table, made when a hold or a
+	 * wait on it first ends (row: its index + 1 in roots; comm: that task).
+	 */
+	size_t row;
+	u64 holds, hold_ns, hold_max, waits, wait_ns, members;
 	char comm[32];
 };
 
+struct task {
+	bool waiting;		/* from its lock_start to its acquisition */
+	int wait_kind, wait_write;
+	u64 wait_lock, wait_ts;
+	u64 held[2];		/* locks of each kind it holds */
+	bool off[2];		/* switched out holding one of that kind, */
+	u64 off_ts[2];		/* at that time */
+};
+
 static struct kindstat ks[2];
-/*
- * (pid, W_LOCK/W_TS/W_MODE) -> the lock, time and kind << 1 | write of the
- * task's lock_start: a task blocks on one lock at a time, so whatever it
- * acquires next must be that lock, in that mode, contended.
- */
-static struct hmap waiting;
-enum { W_LOCK, W_TS, W_MODE };
-static struct hmap holds;	/* (lock, key) -> ts of acquired */
-static struct hmap nest;	/* (lock, key) -> holds of it beyond the first */
-static struct hmap holders;	/* (lock, kind<<1|write) -> tasks holding it */
-static struct hmap holder_pid;	/* (lock, kind<<1|write) -> a pid holding it */
-static struct hmap task_held;	/* (pid, kind) -> locks held */
-static struct hmap switched_at;	/* (pid, kind) -> ts of the switch-out */
-static struct hmap rootidx;	/* (root, 0) -> index + 1 */
-static struct hmap member;	/* (anon_vma, root) -> seen */
-static struct rootstat *roots;
+static struct hmap lock_ix;	/* (address, kind) -> index + 1 in locks */
+static struct lock *locks;
+static size_t nlocks, caplocks;
+static struct hmap task_ix;	/* (pid, 0) -> index + 1 in tasks */
+static struct task *tasks;
+static size_t ntasks, captasks;
+static struct hmap member;	/* (anon_vma, root) -> seen holding or waiting */
+static size_t *roots;		/* indexes in locks, in the order their rows came */
 static size_t nroots, caproots;
 
-static const char *const mode_names[2] = { "read", "write" };
-
-static u64 key(int pid, int kind, int write)
+/* The lock; a pointer into locks, stale after the next lock_of(). */
+static struct lock *lock_of(u64 addr, int kind)
 {
-	return (u64)(uint32_t)pid << 2 | kind << 1 | write;
-}
-
-static struct rootstat *root_of(const struct mm_event *e)
-{
-	u64 r = fu(e, F_ROOT), *ix = hmap_get(&rootidx, r, 0, true);
+	u64 *ix = hmap_get(&lock_ix, addr, kind, true);
 
 	if (!*ix) {
+		grow(&locks, &caplocks, nlocks, sizeof(*locks));
+		locks[nlocks] = (struct lock){ .addr = addr };
+		*ix = ++nlocks;
+	}
+	return &locks[*ix - 1];
+}
+
+/* The task, made if create; a pointer stale after the next creation. */
+static struct task *task_of(int64_t pid, bool create)
+{
+	u64 *ix = hmap_get(&task_ix, (uint32_t)pid, 0, create);
+
+	if (!ix)
+		return NULL;
+	if (!*ix) {
+		grow(&tasks, &captasks, ntasks, sizeof(*tasks));
+		tasks[ntasks] = (struct task){ 0 };
+		*ix = ++ntasks;
+	}
+	return &tasks[*ix - 1];
+}
+
+static struct holder *holder_of(struct lock *l, int pid, int w)
+{
+	for (size_t i = 0; i < l->nh; i++)
+		if (l->h[i].pid == pid && l->h[i].write == w)
+			return &l->h[i];
+	return NULL;
+}
+
+/* The task that took the lock in mode w last of those still holding it. */
+static const struct holder *last_holder(const struct lock *l, int w)
+{
+	for (size_t i = l->nh; i-- > 0;)
+		if (l->h[i].write == w)
+			return &l->h[i];
+	return NULL;
+}
+
+static void add_holder(struct lock *l, int pid, int w, u64 ts)
+{
+	if (l->nh == l->caph) {
+		/* most locks have one holder at a time: start small */
+		l->caph = l->caph ? 2 * l->caph : 2;
+		l->h = xrealloc(l->h, l->caph * sizeof(*l->h));
+	}
+	l->h[l->nh++] = (struct holder){ .pid = pid, .write = w, .ts = ts };
+}
+
+static void del_holder(struct lock *l, struct holder *h)
+{
+	memmove(h, h + 1, (l->h + --l->nh - h) * sizeof(*h));
+}
+
+/* An anon_vma root whose hold or wait ended: its roots table row. */
+static void root_row(struct lock *l, const struct mm_event *e)
+{
+	u64 *seen = hmap_get(&member, fu(e, F_ANON_VMA), l->addr, true);
+
+	if (!l->row) {
 		grow(&roots, &caproots, nroots, sizeof(*roots));
-		roots[nroots] = (struct rootstat){ .root = r };
-		snprintf(roots[nroots].comm, sizeof(roots[nroots].comm), "%s", e->comm);
-		*ix = ++nroots;
+		roots[nroots] = l - locks;
+		l->row = ++nroots;
+		snprintf(l->comm, sizeof(l->comm), "%s", e->comm);
 	}
-	if (!hmap_get(&member, fu(e, F_ANON_VMA), r, false)) {
-		*hmap_get(&member, fu(e, F_ANON_VMA), r, true) = 1;
-		roots[*ix - 1].members++;
+	if (!*seen) {
+		*seen = 1;
+		l->members++;
 	}
-	return &roots[*ix - 1];
 }
 
 static void on_switch(const struct mm_event *e)
 {
-	for (int k = 0; k < 2; k++) {
-		u64 *n = hmap_get(&task_held, fu(e, F_PREV_PID), k, false), *at;
+	/* no task is made here: a new one holds nothing and was never off */
+	struct task *prev = task_of(e->f[F_PREV_PID], false);
+	struct task *next = task_of(e->f[F_NEXT_PID], false);
 
-		if (n && *n) {
+	for (int k = 0; k < 2; k++) {
+		if (prev && prev->held[k]) {
 			ks[k].switched++;
 			if (switched_runnable(e))
 				ks[k].switched_runnable++;
-			*hmap_get(&switched_at, fu(e, F_PREV_PID), k, true) = e->ts;
+			prev->off[k] = true;
+			prev->off_ts[k] = e->ts;
 		}
-		at = hmap_get(&switched_at, fu(e, F_NEXT_PID), k, false);
-		if (at) {
-			dist_add(&ks[k].offcpu, e->ts - *at);
-			hmap_del(&switched_at, fu(e, F_NEXT_PID), k);
+		if (next && next->off[k]) {
+			dist_add(&ks[k].offcpu, e->ts - next->off_ts[k]);
+			next->off[k] = false;
 		}
 	}
 }
 
-static bool waiting_of(int pid, u64 *lock, u64 *ts, u64 *mode)
+static void lock_start(const struct mm_event *e, struct task *t, int kind, int w, u64 lock)
 {
-	u64 *l = hmap_get(&waiting, (uint32_t)pid, W_LOCK, false);
-
-	if (!l)
-		return false;
-	*lock = *l;
-	*ts = *hmap_get(&waiting, (uint32_t)pid, W_TS, true);
-	*mode = *hmap_get(&waiting, (uint32_t)pid, W_MODE, true);
-	return true;
-}
-
-static void waiting_end(int pid)
-{
-	for (int i = W_LOCK; i <= W_MODE; i++)
-		hmap_del(&waiting, (uint32_t)pid, i);
-}
-
-static void lock_start(const struct mm_event *e, int kind, int w, u64 lock)
-{
-	u64 wl, at, mode;
-
-	ks[kind].started[w]++;
-	if (waiting_of(e->pid, &wl, &at, &mode))
+	ks[kind].m[w].started++;
+	if (t->waiting)
 		violation(INV_WAIT, e, "lock_start while pid %d still waits for the %s %s "
-			  "lock 0x%llx", e->pid, kind_names[mode >> 1], mode_names[mode & 1],
-			  (unsigned long long)wl);
-	*hmap_get(&waiting, (uint32_t)e->pid, W_LOCK, true) = lock;
-	*hmap_get(&waiting, (uint32_t)e->pid, W_TS, true) = e->ts;
-	*hmap_get(&waiting, (uint32_t)e->pid, W_MODE, true) = kind << 1 | w;
+			  "lock 0x%" PRIx64, e->pid, kind_names[t->wait_kind],
+			  mode_names[t->wait_write], t->wait_lock);
+	t->waiting = true;
+	t->wait_lock = lock;
+	t->wait_ts = e->ts;
+	t->wait_kind = kind;
+	t->wait_write = w;
 }
 
 /* The wait this acquisition ends, if it was contended, and the wait check. */
-static void acquired_wait(const struct mm_event *e, int kind, int w, u64 lock)
+static void acquired_wait(const struct mm_event *e, struct task *t, struct lock *l,
+			  int kind, int w)
 {
-	bool contended = e->f[F_CONTENDED], waited;
-	u64 wl, at, mode;
+	struct modestat *m = &ks[kind].m[w];
+	bool contended = e->f[F_CONTENDED];
 
-	waited = waiting_of(e->pid, &wl, &at, &mode);
 	if (!has(e, F_CONTENDED)) {
 		/* a kernel before the field traced a start for every acquisition */
 		ks[kind].no_field++;
-		if (waited)
-			waiting_end(e->pid);
+		t->waiting = false;
 		return;
 	}
 	if (contended)
-		ks[kind].contended[w]++;
-	if (contended || waited)
+		m->contended++;
+	if (contended || t->waiting)
 		inv_count(INV_WAIT);
 	if (contended && !e->f[F_SUCCESS])
 		violation(INV_WAIT, e, "a failed acquisition marked contended (a trylock "
 			  "never waits)");
-	if (!waited) {
+	if (!t->waiting) {
 		if (contended)
-			ks[kind].wait_before_trace[w]++;
+			m->wait_before_trace++;
 		return;
 	}
-	if (wl != lock || mode != (u64)(kind << 1 | w) || !contended) {
-		violation(INV_WAIT, e, "pid %d's lock_start of the %s %s lock 0x%llx ends in "
-			  "%s acquisition of the %s %s lock 0x%llx", e->pid,
-			  kind_names[mode >> 1], mode_names[mode & 1], (unsigned long long)wl,
+	if (t->wait_lock != l->addr || t->wait_kind != kind || t->wait_write != w ||
+	    !contended) {
+		violation(INV_WAIT, e, "pid %d's lock_start of the %s %s lock 0x%" PRIx64
+			  " ends in %s acquisition of the %s %s lock 0x%" PRIx64, e->pid,
+			  kind_names[t->wait_kind], mode_names[t->wait_write], t->wait_lock,
 			  contended ? "a contended" : "an uncontended", kind_names[kind],
-			  mode_names[w], (unsigned long long)lock);
+			  mode_names[w], l->addr);
 	} else {
-		dist_add(&ks[kind].wait[w], e->ts - at);
+		dist_add(&m->wait, e->ts - t->wait_ts);
 		if (!kind) {
-			struct rootstat *r = root_of(e);
-
-			r->waits++;
-			r->wait_ns += e->ts - at;
+			root_row(l, e);
+			l->waits++;
+			l->wait_ns += e->ts - t->wait_ts;
 		}
 	}
-	waiting_end(e->pid);
+	t->waiting = false;
+}
+
+static void acquired(const struct mm_event *e, struct task *t, struct lock *l, int kind,
+		     int w)
+{
+	struct holder *h;
+
+	acquired_wait(e, t, l, kind, w);
+	if (!e->f[F_SUCCESS]) {
+		ks[kind].m[w].failed++;
+		return;
+	}
+	ks[kind].m[w].acquired++;
+	t->held[kind]++;
+	h = holder_of(l, e->pid, w);
+	if (h)
+		h->nest++;	/* a read lock taken again */
+	else
+		add_holder(l, e->pid, w, e->ts);
+}
+
+static void released(const struct mm_event *e, struct task *t, struct lock *l, int kind,
+		     int w)
+{
+	struct modestat *m = &ks[kind].m[w];
+	struct holder *h = holder_of(l, e->pid, w);
+	const struct holder *other;
+	u64 held;
+
+	m->released++;
+	inv_count(INV_LOCK);
+	if (h && h->nest) {
+		m->nested++;
+		h->nest--;
+		t->held[kind]--;
+		return;
+	}
+	if (!h) {
+		other = last_holder(l, w);
+		if (other)
+			violation(INV_LOCK, e, "%s %s lock released by pid %d, which does not "
+				  "hold it; pid %d does", kind_names[kind], mode_names[w],
+				  e->pid, other->pid);
+		else
+			m->before_trace++;
+		return;
+	}
+	held = e->ts - h->ts;
+	dist_add(&m->hold, held);
+	if (!kind) {
+		root_row(l, e);
+		l->holds++;
+		l->hold_ns += held;
+		if (held > l->hold_max)
+			l->hold_max = held;
+	}
+	del_holder(l, h);
+	t->held[kind]--;
 }
 
 void locks_event(const struct mm_event *e)
 {
+	struct task *t;
 	int kind, w;
-	u64 lock, k, *p;
+	u64 addr;
 
 	switch (e->type) {
 	case EV_AV_LOCK_START: case EV_AV_LOCK_ACQUIRED: case EV_AV_LOCK_RELEASED:
 		kind = 0;
-		lock = fu(e, F_ROOT);
+		addr = fu(e, F_ROOT);
 		break;
 	case EV_IM_LOCK_START: case EV_IM_LOCK_ACQUIRED: case EV_IM_LOCK_RELEASED:
 		kind = 1;
-		lock = fu(e, F_MAPPING);
+		addr = fu(e, F_MAPPING);
 		break;
 	case EV_SCHED_SWITCH:
 		on_switch(e);
@@ -193,131 +324,205 @@ void locks_event(const struct mm_event *e)
 		return;
 	}
 	w = !!e->f[F_WRITE];
-	k = key(e->pid, kind, w);
+	t = task_of(e->pid, true);
 	switch (e->type) {
 	case EV_AV_LOCK_START: case EV_IM_LOCK_START:
-		lock_start(e, kind, w, lock);
+		lock_start(e, t, kind, w, addr);
 		break;
 	case EV_AV_LOCK_ACQUIRED: case EV_IM_LOCK_ACQUIRED:
-		acquired_wait(e, kind, w, lock);
-		if (!e->f[F_SUCCESS]) {
-			ks[kind].failed[w]++;
-			break;
-		}
-		ks[kind].acquired[w]++;
-		(*hmap_get(&task_held, e->pid, kind, true))++;
-		p = hmap_get(&holds, lock, k, false);
-		if (p) {
-			(*hmap_get(&nest, lock, k, true))++;	/* read lock taken again */
-			break;
-		}
-		*hmap_get(&holds, lock, k, true) = e->ts;
-		(*hmap_get(&holders, lock, kind << 1 | w, true))++;
-		*hmap_get(&holder_pid, lock, kind << 1 | w, true) = e->pid;
+		acquired(e, t, lock_of(addr, kind), kind, w);
 		break;
-	default:	/* released */
-		ks[kind].released[w]++;
-		inv_count(INV_LOCK);
-		p = hmap_get(&nest, lock, k, false);
-		if (p && *p) {
-			ks[kind].nested[w]++;
-			if (!--*p)
-				hmap_del(&nest, lock, k);
-			(*hmap_get(&task_held, e->pid, kind, true))--;
-			break;
-		}
-		p = hmap_get(&holds, lock, k, false);
-		if (!p) {
-			u64 *h = hmap_get(&holders, lock, kind << 1 | w, false);
-
-			if (h && *h)
-				violation(INV_LOCK, e, "%s %s lock released by pid %d, "
-					  "which does not hold it; pid %llu does", kind_names[kind],
-					  mode_names[w], e->pid,
-					  (unsigned long long)*hmap_get(&holder_pid, lock,
-									kind << 1 | w, true));
-			else
-				ks[kind].before_trace[w]++;
-			break;
-		}
-		dist_add(&ks[kind].hold[w], e->ts - *p);
-		if (!kind) {
-			struct rootstat *r = root_of(e);
-
-			r->holds++;
-			r->hold_ns += e->ts - *p;
-			if (e->ts - *p > r->hold_max)
-				r->hold_max = e->ts - *p;
-		}
-		hmap_del(&holds, lock, k);
-		if (!--*hmap_get(&holders, lock, kind << 1 | w, true))
-			hmap_del(&holders, lock, kind << 1 | w);
-		(*hmap_get(&task_held, e->pid, kind, true))--;
+	default:
+		released(e, t, lock_of(addr, kind), kind, w);
 		break;
 	}
 }
 
 struct dist *locks_hold(int kind, int write)
 {
-	return &ks[kind].hold[write];
+	return &ks[kind].m[write].hold;
+}
+
+/*
+ * A table as perf lock prints one: a header row, then rows of cells in
+ * columns as wide as their widest cell, numbers right-aligned, text (the
+ * columns of the left mask) left-aligned. A row is given as one printf
+ * format of its cells separated by single spaces: no cell has a space.
+ */
+#define TABLE_COLS 12
+#define US_LEN 24
+
+struct table {
+	const char *head;	/* the column names, separated by single spaces */
+	unsigned int left;	/* bit per column aligned left */
+	char (*rows)[256];
+	size_t nrows, cap;
+};
+
+static void table_row(struct table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void table_row(struct table *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	grow(&t->rows, &t->cap, t->nrows, sizeof(*t->rows));
+	va_start(ap, fmt);
+	vsnprintf(t->rows[t->nrows++], sizeof(*t->rows), fmt, ap);
+	va_end(ap);
+}
+
+static int table_cells(char *line, char *cell[TABLE_COLS])
+{
+	char *save, *tok;
+	int n = 0;
+
+	for (tok = strtok_r(line, " ", &save); tok && n < TABLE_COLS;
+	     tok = strtok_r(NULL, " ", &save))
+		cell[n++] = tok;
+	return n;
+}
+
+static void table_line(FILE *f, const struct table *t, char *line, const int *width)
+{
+	char *cell[TABLE_COLS];
+	int n = table_cells(line, cell);
+
+	for (int c = 0; c < n; c++) {
+		const char *sep = c ? "  " : "";
+
+		if (!(t->left & 1u << c))
+			fprintf(f, "%s%*s", sep, width[c], cell[c]);
+		else if (c < n - 1)
+			fprintf(f, "%s%-*s", sep, width[c], cell[c]);
+		else
+			fprintf(f, "%s%s", sep, cell[c]);	/* no trailing blanks */
+	}
+	fputc('\n', f);
+}
+
+/* Prints the table and frees its rows. */
+static void table_print(FILE *f, struct table *t)
+{
+	int width[TABLE_COLS] = { 0 };
+	char line[256], *cell[TABLE_COLS];
+
+	for (size_t r = 0; r <= t->nrows; r++) {
+		int n;
+
+		snprintf(line, sizeof(line), "%s", r ? t->rows[r - 1] : t->head);
+		n = table_cells(line, cell);
+		for (int c = 0; c < n; c++)
+			if ((int)strlen(cell[c]) > width[c])
+				width[c] = strlen(cell[c]);
+	}
+	snprintf(line, sizeof(line), "%s", t->head);
+	table_line(f, t, line, width);
+	for (size_t r = 0; r < t->nrows; r++)
+		table_line(f, t, t->rows[r], width);
+	free(t->rows);
+	t->rows = NULL;
+	t->nrows = t->cap = 0;
+}
+
+/* Nanoseconds as microseconds with all three decimals: exact, and one word. */
+static const char *us(u64 ns, char *buf)
+{
+	snprintf(buf, US_LEN, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+	return buf;
+}
+
+static bool has_row(int k, int w)
+{
+	const struct modestat *m = &ks[k].m[w];
+
+	return m->started || m->acquired || m->failed || m->released;
+}
+
+static void lock_tables(FILE *f)
+{
+	struct table count = {
+		.head = "lock mode acquired contended trylock_failed released "
+			"taken_before_trace nested",
+		.left = 3,
+	}, wait = {
+		.head = "lock mode started waits waits_before_trace wait_p50_us wait_p90_us "
+			"wait_p99_us max_wait_us total_wait_us",
+		.left = 3,
+	}, hold = {
+		.head = "lock mode holds hold_p50_us hold_p90_us hold_p99_us max_hold_us "
+			"total_hold_us",
+		.left = 3,
+	};
+
+	for (int k = 0; k < 2; k++)
+		for (int w = 0; w < 2; w++) {
+			struct modestat *m = &ks[k].m[w];
+			char a[US_LEN], b[US_LEN], c[US_LEN], d[US_LEN], e[US_LEN];
+
+			if (!has_row(k, w))
+				continue;
+			table_row(&count, "%s %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+				  " %" PRIu64 " %" PRIu64, kind_names[k], mode_names[w],
+				  m->acquired, m->contended, m->failed, m->released,
+				  m->before_trace, m->nested);
+			table_row(&wait, "%s %s %" PRIu64 " %zu %" PRIu64 " %s %s %s %s %s",
+				  kind_names[k], mode_names[w], m->started, m->wait.n,
+				  m->wait_before_trace, us(dist_pct(&m->wait, 50), a),
+				  us(dist_pct(&m->wait, 90), b), us(dist_pct(&m->wait, 99), c),
+				  us(m->wait.max, d), us(m->wait.sum, e));
+			table_row(&hold, "%s %s %zu %s %s %s %s %s", kind_names[k], mode_names[w],
+				  m->hold.n, us(dist_pct(&m->hold, 50), a),
+				  us(dist_pct(&m->hold, 90), b), us(dist_pct(&m->hold, 99), c),
+				  us(m->hold.max, d), us(m->hold.sum, e));
+		}
+	table_print(f, &count);
+	fputc('\n', f);
+	table_print(f, &wait);
+	fputc('\n', f);
+	table_print(f, &hold);
+	fputc('\n', f);
 }
 
 static int by_hold(const void *a, const void *b)
 {
-	const struct rootstat *x = a, *y = b;
+	const struct lock *x = &locks[*(const size_t *)a], *y = &locks[*(const size_t *)b];
 
 	return x->hold_ns < y->hold_ns ? 1 : x->hold_ns > y->hold_ns ? -1 : 0;
 }
 
 void locks_report(FILE *f, const struct report_opts *o)
 {
-	char a[24], b[24];
+	struct table top = {
+		.head = "root total_hold_us holds max_hold_us total_wait_us waits anon_vmas "
+			"first_locker",
+		.left = 1 | 1u << 7,
+	};
 	size_t held_at_end = 0, waiting_at_end = 0;
+	char a[24], b[24];
 
-	hmap_for_each(&holds, it)
-		held_at_end++;
+	for (size_t i = 0; i < nlocks; i++)
+		held_at_end += locks[i].nh;
+	for (size_t i = 0; i < ntasks; i++)
+		waiting_at_end += tasks[i].waiting;
 	fprintf(f, "== locks: wait = lock_start to its contended acquisition (contended: the "
 		"acquired event says the task had to wait), hold = acquired to released\n");
-	for (int k = 0; k < 2; k++)
-		for (int w = 0; w < 2; w++) {
-			if (!ks[k].started[w] && !ks[k].acquired[w] && !ks[k].failed[w] &&
-			    !ks[k].released[w])
-				continue;
-			fprintf(f, "%-8s %-5s acquired %llu (%llu contended), trylock failed %llu, "
-				"released %llu (%llu taken before the trace, %llu nested)\n",
-				kind_names[k], mode_names[w], (unsigned long long)ks[k].acquired[w],
-				(unsigned long long)ks[k].contended[w],
-				(unsigned long long)ks[k].failed[w],
-				(unsigned long long)ks[k].released[w],
-				(unsigned long long)ks[k].before_trace[w],
-				(unsigned long long)ks[k].nested[w]);
-			fprintf(f, "  wait: ");
-			dist_line(f, &ks[k].wait[w], "ns");
-			if (ks[k].wait_before_trace[w])
-				fprintf(f, " (and %llu waits begun before the trace)",
-					(unsigned long long)ks[k].wait_before_trace[w]);
-			fprintf(f, "\n  hold: ");
-			dist_line(f, &ks[k].hold[w], "ns");
-			fprintf(f, " total=%s\n", fmt_ns(ks[k].hold[w].sum, a, sizeof(a)));
-		}
+	lock_tables(f);
 	for (int k = 0; k < 2; k++)
 		if (ks[k].no_field)
-			fprintf(f, "%s: %llu acquired events have no contended field (a kernel "
-				"before it): their contention and waits are not counted\n",
-				kind_names[k], (unsigned long long)ks[k].no_field);
-	hmap_for_each(&waiting, it)
-		waiting_at_end += it->k2 == W_LOCK;
+			fprintf(f, "%s: %" PRIu64 " acquired events have no contended field (a "
+				"kernel before it): their contention and waits are not counted\n",
+				kind_names[k], ks[k].no_field);
 	if (waiting_at_end)
 		fprintf(f, "tasks still waiting for a lock when the trace ended: %zu\n",
 			waiting_at_end);
 	fprintf(f, "locks still held when the trace ended: %zu\n", held_at_end);
 	for (int k = 0; k < 2; k++)
 		if (ks[k].switched)
-			fprintf(f, "%s holders switched out while holding: %llu (%llu still runnable: "
-				"preempted or yielding; %llu asleep); off CPU p50 %s, longest %s\n",
-				kind_names[k], (unsigned long long)ks[k].switched,
-				(unsigned long long)ks[k].switched_runnable,
-				(unsigned long long)(ks[k].switched - ks[k].switched_runnable),
+			fprintf(f, "%s holders switched out while holding: %" PRIu64 " (%" PRIu64
+				" still runnable: preempted or yielding; %" PRIu64 " asleep); off "
+				"CPU p50 %s, longest %s\n", kind_names[k], ks[k].switched,
+				ks[k].switched_runnable, ks[k].switched - ks[k].switched_runnable,
 				fmt_ns(dist_pct(&ks[k].offcpu, 50), a, sizeof(a)),
 				fmt_ns(ks[k].offcpu.max, b, sizeof(b)));
 	fputc('\n', f);
@@ -325,23 +530,22 @@ void locks_report(FILE *f, const struct report_opts *o)
 		for (int w = 0; w < 2; w++) {
 			char name[48];
 
-			if (!ks[k].hold[w].n)
+			if (!ks[k].m[w].hold.n)
 				continue;
 			snprintf(name, sizeof(name), "%s_%s_hold_ns", kind_names[k], mode_names[w]);
-			dist_hist(f, &ks[k].hold[w], name, o->brief);
+			dist_hist(f, &ks[k].m[w].hold, name, o->brief);
 		}
-	qsort(roots, nroots, sizeof(*roots), by_hold);
+	if (nroots)	/* roots is NULL until the first row */
+		qsort(roots, nroots, sizeof(*roots), by_hold);
 	fprintf(f, "== anon_vma roots by total hold time (top %d of %zu)\n", o->top, nroots);
-	fprintf(f, "%-20s %12s %7s %12s %12s %8s %s\n", "root", "hold total", "holds",
-		"hold max", "wait total", "anon_vmas", "first locker");
 	for (size_t i = 0; i < nroots && i < (size_t)o->top; i++) {
-		char h[24], m[24], wt[24];
+		const struct lock *l = &locks[roots[i]];
+		char h[US_LEN], m[US_LEN], w[US_LEN];
 
-		fprintf(f, "0x%-18llx %12s %7llu %12s %12s %8llu %s\n",
-			(unsigned long long)roots[i].root, fmt_ns(roots[i].hold_ns, h, sizeof(h)),
-			(unsigned long long)roots[i].holds, fmt_ns(roots[i].hold_max, m, sizeof(m)),
-			fmt_ns(roots[i].wait_ns, wt, sizeof(wt)),
-			(unsigned long long)roots[i].members, roots[i].comm);
+		table_row(&top, "0x%" PRIx64 " %s %" PRIu64 " %s %s %" PRIu64 " %" PRIu64 " %s",
+			  l->addr, us(l->hold_ns, h), l->holds, us(l->hold_max, m),
+			  us(l->wait_ns, w), l->waits, l->members, l->comm);
 	}
+	table_print(f, &top);
 	fputc('\n', f);
 }

@@ -7,8 +7,10 @@
  * locking invariants; optionally plot and compare with mmpreempt.ko's
  * stats of the same run.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "report.h"
@@ -39,7 +41,8 @@ static void print_missing(const struct run *r)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"mmreport: report on a trace.dat of the mmpreempt events; check their invariants\n"
+		"mmreport reports on a trace.dat of the mmpreempt events and checks their\n"
+		"invariants.\n"
 		"usage: mmreport [--top N] [--brief|--summary] [--plots DIR] [--stats FILE]\n"
 		"                [--require T] TRACE\n"
 		"       mmreport --check [--require T] TRACE\n"
@@ -57,12 +60,18 @@ static void usage(FILE *f)
 		"                one event: an invariant that checked nothing reads n/a\n"
 		"  --check       print only the invariant verdict\n"
 		"  --dump        print the events as a text stream (edit it to craft a trace)\n"
-		"Exit status: 0 all good; 1 an invariant violated, events lost, the stats\n"
-		"disagree or compare nothing, or a --require'd invariant checked nothing (each\n"
-		"named on stderr/stdout); 2 bad usage or an unreadable trace.\n"
+		"Exit status: 0 all good; else the sum of one bit per kind of failure, each\n"
+		"but 2 told by its verdict lines on stdout (starting as in parentheses):\n"
+		"   1  an invariant violated (VIOLATION)\n"
+		"   2  bad usage, an unreadable trace or stats file, plots not written: told\n"
+		"      on stderr as \"mmreport: WHAT: WHY\"\n"
+		"   4  the stats disagree with the trace (MISMATCH) or compare nothing (0 of 0)\n"
+		"   8  the ring buffer lost events (LOST)\n"
+		"  16  a --require'd invariant checked nothing (NOT EXERCISED)\n"
 		"Examples:\n"
 		"  mmreport results/demo/trace.dat\n"
-		"  mmreport --plots results/demo --stats results/demo/module/stats results/demo/trace.dat\n"
+		"  mmreport --plots results/demo --stats results/demo/module/stats \\\n"
+		"           results/demo/trace.dat\n"
 		"  mmreport --check --require refcount,free,root,lock trace.dat\n"
 		"  mmreport --dump trace.dat | sed 's/refcount=1$/refcount=-1/' > bad.txt;"
 		" mmreport --check bad.txt\n");
@@ -102,16 +111,18 @@ int main(int argc, char **argv)
 	struct read_result res = { 0 };
 	struct run run = { .out = stdout, .res = &res };
 	const char *plots = NULL, *stats = NULL;
-	int c, check_only = 0, bad = 0, require = 0;
+	int c, at, check_only = 0, status = 0, require = 0;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "t:bSp:s:r:cdh", opts, NULL)) != -1) {
+	opterr = 0;	/* getopt's own messages name argv[0], not "mmreport" */
+	/* at: where getopt was, to tell whether it is inside a cluster of short options */
+	while ((at = optind, c = getopt_long(argc, argv, ":t:bSp:s:r:cdh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o.top = (int)strtol(optarg, &end, 10);
 			if (*end || o.top < 1 || o.top > 1000) {
-				fprintf(stderr, "mmreport: --top wants 1..1000, not '%s'\n", optarg);
-				return 2;
+				report_err(0, "--top", "wants 1..1000, not '%s'", optarg);
+				return ST_TROUBLE;
 			}
 			break;
 		case 'b':
@@ -131,9 +142,9 @@ int main(int argc, char **argv)
 		case 'r':
 			require = inv_parse(optarg);
 			if (require < 0) {
-				fprintf(stderr, "mmreport: --require wants invariant tags "
-					"(refcount,free,root,reuse,lock,wait) or all, not '%s'\n", optarg);
-				return 2;
+				report_err(0, "--require", "wants invariant tags (refcount,free,"
+					   "root,reuse,lock,wait) or all, not '%s'", optarg);
+				return ST_TROUBLE;
 			}
 			break;
 		case 'c':
@@ -145,47 +156,70 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
-		default:
+		case ':':
+			report_err(0, argv[optind - 1], "wants an argument");
 			usage(stderr);
-			return 2;
+			return ST_TROUBLE;
+		default:
+			/*
+			 * optopt is 0 for an unknown long option, argv[optind - 1];
+			 * else its letter: a short option, maybe inside a cluster
+			 * (where optind stays), or a long one given an argument it
+			 * takes none of.
+			 */
+			if (!optopt) {
+				report_err(0, argv[optind - 1], "unknown option");
+			} else if (optind > at && !strncmp(argv[optind - 1], "--", 2)) {
+				report_err(0, argv[optind - 1], "takes no argument");
+			} else {
+				char name[3] = { '-', (char)optopt };
+
+				report_err(0, name, "unknown option");
+			}
+			usage(stderr);
+			return ST_TROUBLE;
 		}
 	}
 	if (optind != argc - 1) {
+		report_err(0, "TRACE", "wants one trace file, not %d", argc - optind);
 		usage(stderr);
-		return 2;
+		return ST_TROUBLE;
 	}
 	if (read_events(argv[optind], sink, &run, &res))
-		return 2;
+		return ST_TROUBLE;
 	if (run.dump)
 		return 0;
 	life_finish();
 	if (!check_only) {
-		printf("mmreport: %s: %llu events on %d CPUs over %.6f s, %llu lost\n",
-		       argv[optind], (unsigned long long)res.events, res.cpus,
-		       res.events ? (res.last_ts - res.first_ts) / 1e9 : 0.0,
-		       (unsigned long long)res.lost);
+		printf("mmreport: %s: %" PRIu64 " events on %d CPUs over %.6f s, %" PRIu64
+		       " lost\n", argv[optind], res.events, res.cpus,
+		       res.events ? (res.last_ts - res.first_ts) / 1e9 : 0.0, res.lost);
 		print_missing(&run);
 		locks_report(stdout, &o);
 		life_report(stdout, &o);
 		gather_report(stdout, &o);
 		alllocks_report(stdout, &o);
-		if (stats && window_compare(stdout, stats, res.recorded))
-			bad = 1;
+		if (stats)
+			status |= window_compare(stdout, stats, res.recorded);
 	}
 	if (inv_report(stdout))
-		bad = 1;
+		status |= ST_VIOLATION;
 	if (inv_unexercised(stdout, require))
-		bad = 1;
+		status |= ST_UNEXERCISED;
 	if (res.lost) {
-		printf("LOST: the ring buffer dropped %llu events: counts and invariants "
-		       "cannot be trusted\n", (unsigned long long)res.lost);
-		bad = 1;
+		printf("LOST: the ring buffer dropped %" PRIu64 " events: counts and invariants "
+		       "cannot be trusted\n", res.lost);
+		status |= ST_LOST;
 	}
 	if (plots) {
-		mkdir(plots, 0755);
+		/* the verdict stands: plots that failed add their own bit */
+		if (mkdir(plots, 0755) && errno != EEXIST) {
+			report_err(errno, plots, "cannot make the plots folder");
+			return status | ST_TROUBLE;
+		}
 		if (plots_write(plots, res.first_ts))
-			return 2;
+			return status | ST_TROUBLE;
 		printf("plots: %s/holds.{svg,png} %s/gathers.{svg,png}\n", plots, plots);
 	}
-	return bad;
+	return status;
 }

@@ -5,6 +5,7 @@
  * of gathers with their stretches between preemption points. The data
  * files and the .gp script stay beside the pictures, to re-plot by hand.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "report.h"
@@ -21,8 +22,10 @@ static int write_holds(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/holds.dat", dir);
 	f = fopen(path, "w");
-	if (!f)
+	if (!f) {
+		report_err(errno, path, "cannot write the plot data");
 		return -1;
+	}
 	fprintf(f, "bucket_lo_ns");
 	for (int c = 0; c < 4; c++)
 		fprintf(f, " \"%s\"", cols[c]);
@@ -33,9 +36,8 @@ static int write_holds(const char *dir)
 		for (int c = 0; c < 4; c++)
 			any |= row[c] = locks_hold(c / 2, c % 2)->hist[b];
 		if (any && ++rows)
-			fprintf(f, "%llu %llu %llu %llu %llu\n", 1ull << (b - 1),
-				(unsigned long long)row[0], (unsigned long long)row[1],
-				(unsigned long long)row[2], (unsigned long long)row[3]);
+			fprintf(f, "%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+				(u64)1 << (b - 1), row[0], row[1], row[2], row[3]);
 	}
 	fclose(f);
 	return rows;
@@ -78,13 +80,11 @@ int plots_write(const char *dir, u64 t0)
 		"unset logscale; set label 1 'no %s in this trace' at graph 0.5,0.5 center; "
 		"plot [0:1][0:1] NaN notitle; unset label 1";
 	char path[4096], cmd[8192], holds[512], gathers[512];
-	int nh = write_holds(dir), ng = gather_plot_data(dir, t0);
+	int nh = write_holds(dir), ng = gather_plot_data(dir, t0), bad;
 	FILE *f;
 
-	if (nh < 0 || ng < 0) {
-		fprintf(stderr, "mmreport: cannot write the plot data in %s\n", dir);
-		return -1;
-	}
+	if (nh < 0 || ng < 0)
+		return -1;	/* said by the writer that failed */
 	if (nh)
 		snprintf(holds, sizeof(holds), "plot for [c=2:5] 'holds.dat' using 1:"
 			 "(column(c) > 0 ? column(c) : NaN) title columnheader(c)");
@@ -100,13 +100,19 @@ int plots_write(const char *dir, u64 t0)
 		snprintf(gathers, sizeof(gathers), none, "finished mmu_gather");
 	snprintf(path, sizeof(path), "%s/plots.gp", dir);
 	f = fopen(path, "w");
-	if (!f || fprintf(f, script, holds, gathers) < 0 || fclose(f)) {
-		fprintf(stderr, "mmreport: cannot write %s\n", path);
+	if (!f) {
+		report_err(errno, path, "cannot write the plot script");
+		return -1;
+	}
+	errno = 0;
+	bad = fprintf(f, script, holds, gathers) < 0;
+	if (fclose(f) || bad) {
+		report_err(errno, path, "cannot write the plot script");
 		return -1;
 	}
 	snprintf(cmd, sizeof(cmd), "cd '%s' && gnuplot plots.gp", dir);
 	if (system(cmd)) {
-		fprintf(stderr, "mmreport: gnuplot failed on %s (is gnuplot-nox installed?)\n", path);
+		report_err(0, path, "gnuplot failed on it (is gnuplot-nox installed?)");
 		return -1;
 	}
 	return 0;

@@ -38,11 +38,7 @@ static struct desc *desc_of(struct dat_ctx *c, struct tep_event *ev)
 	if (ev->id >= c->ndescs) {
 		int n = ev->id + 64;
 
-		c->descs = realloc(c->descs, n * sizeof(*c->descs));
-		if (!c->descs) {
-			perror("mmreport");
-			exit(2);
-		}
+		c->descs = xrealloc(c->descs, n * sizeof(*c->descs));
 		memset(c->descs + c->ndescs, 0, (n - c->ndescs) * sizeof(*c->descs));
 		c->ndescs = n;
 	}
@@ -133,7 +129,7 @@ int read_dat(const char *path, ev_sink sink, void *data, struct read_result *r)
 	tracecmd_set_loglevel(TEP_LOG_ERROR);
 	h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
-		fprintf(stderr, "mmreport: %s: libtracecmd cannot open it as a trace.dat\n", path);
+		report_err(0, path, "libtracecmd cannot open it as a trace.dat");
 		return -1;
 	}
 	c.tep = tracecmd_get_tep(h);
@@ -143,7 +139,7 @@ int read_dat(const char *path, ev_sink sink, void *data, struct read_result *r)
 		if (tep_find_event_by_name(c.tep, ev_system(t), ev_names[t]))
 			r->recorded |= 1u << t;
 	if (tracecmd_iterate_events(h, NULL, 0, on_record, &c) < 0) {
-		fprintf(stderr, "mmreport: %s: reading the events failed\n", path);
+		report_err(0, path, "reading the events failed");
 		tracecmd_close(h);
 		free(c.descs);
 		return -1;

@@ -6,6 +6,7 @@
  * that does not parse stops the read with its number, since a crafted
  * trace that silently lost a line would test nothing.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,12 +65,12 @@ static int parse_value(int field, const char *v, int64_t *out)
 int read_text(const char *path, ev_sink sink, void *data, struct read_result *r)
 {
 	FILE *f = fopen(path, "r");
-	char line[4096], name[64];
+	char line[4096], name[64], where[4200];
 	unsigned long lineno = 0;
 	int maxcpu = -1;
 
 	if (!f) {
-		perror(path);
+		report_err(errno, path, "cannot open the trace");
 		return -1;
 	}
 	/*
@@ -132,8 +133,8 @@ int read_text(const char *path, ev_sink sink, void *data, struct read_result *r)
 			if (fi == F_NR)
 				continue;	/* a field no analysis reads */
 			if (parse_value(fi, eq + 1, &e.f[fi])) {
-				fprintf(stderr, "mmreport: %s:%lu: bad value %s=%s\n", path,
-					lineno, tok, eq + 1);
+				snprintf(where, sizeof(where), "%s:%lu", path, lineno);
+				report_err(0, where, "bad value %s=%s", tok, eq + 1);
 				fclose(f);
 				return -1;
 			}
@@ -148,8 +149,9 @@ int read_text(const char *path, ev_sink sink, void *data, struct read_result *r)
 		sink(&e, data);
 		continue;
 bad:
-		fprintf(stderr, "mmreport: %s:%lu: not an event line "
-			"(want \"ts cpu pid comm event key=value...\")\n", path, lineno);
+		snprintf(where, sizeof(where), "%s:%lu", path, lineno);
+		report_err(0, where, "not an event line (want \"ts cpu pid comm event "
+			   "key=value...\")");
 		fclose(f);
 		return -1;
 	}

@@ -20,7 +20,7 @@ enum invariant {
 	INV_REFCOUNT,		/* never below zero; each life a walk from 1 to 0 by value */
 	INV_FREE,		/* freed once, at 0, with one put to 0 in its life */
 	INV_ROOT,		/* a root freed after all its children */
-	INV_REUSE,		/* reuse only with num_children < 2, no active vmas */
+	INV_REUSE,		/* reuse only with num_children < 2 */
 	INV_LOCK,		/* released by the task that acquired it */
 	INV_WAIT,		/* a lock_start ends in its contended acquisition */
 	INV_NR
@@ -54,7 +54,10 @@ int inv_report(FILE *f);	/* returns the number of violations */
 int inv_unexercised(FILE *f, int mask);
 
 void window_event(const struct mm_event *e);
-/* compares the window's counts with the module's stats file: mismatches */
+/*
+ * Compares the window's counts with the module's stats file: 0 if they
+ * agree, else ST_MISMATCH, or ST_TROUBLE when the file cannot be read.
+ */
 int window_compare(FILE *f, const char *stats_path, uint32_t recorded);
 
 int plots_write(const char *dir, u64 t0);

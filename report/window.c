@@ -8,7 +8,9 @@
  * events the trace did not record, is n/a: it agrees with nothing, and is
  * never counted as agreeing.
  */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grow.h"
@@ -33,7 +35,8 @@ void window_event(const struct mm_event *e)
 			memset(fail, 0, sizeof(fail));
 			memset(cont, 0, sizeof(cont));
 			memset(rel, 0, sizeof(rel));
-			fullmm = nested = pages = alloc_ok = alloc_failed = pending = roots = maps = 0;
+			fullmm = nested = pages = alloc_ok = alloc_failed = 0;
+			pending = roots = maps = 0;
 		} else if (!strcmp(e->marker, "MMPREEMPT-WINDOW-END")) {
 			state = 2;
 		}
@@ -87,7 +90,7 @@ void window_event(const struct mm_event *e)
 
 struct stat_line {
 	char name[128];
-	unsigned long long v;
+	u64 v;
 };
 
 enum { AGREE, DISAGREE, NA_ZERO, NA_UNRECORDED, NR_OUTCOMES };
@@ -142,8 +145,8 @@ static void check(struct cmp *c, uint32_t types, u64 want, const char *fmt, ...)
 		na(c, NA_UNRECORDED, name);
 	} else if (s->v != want) {
 		c->count[DISAGREE]++;
-		fprintf(c->f, "MISMATCH %s: module %llu, trace %llu\n", name, s->v,
-			(unsigned long long)want);
+		fprintf(c->f, "MISMATCH %s: module %" PRIu64 ", trace %" PRIu64 "\n", name,
+			s->v, want);
 	} else if (!want) {
 		na(c, NA_ZERO, name);
 	} else {
@@ -153,7 +156,8 @@ static void check(struct cmp *c, uint32_t types, u64 want, const char *fmt, ...)
 
 int window_compare(FILE *f, const char *stats, uint32_t rec)
 {
-	static const char *const kn[2] = { "anon_vma", "i_mmap" }, *const mn[2] = { "read", "write" };
+	static const char *const kn[2] = { "anon_vma", "i_mmap" };
+	static const char *const mn[2] = { "read", "write" };
 	static const char *const why[2] = { "0 in both", "the trace did not record their events" };
 	struct cmp c = { .f = f, .recorded = rec };
 	char line[256];
@@ -162,12 +166,13 @@ int window_compare(FILE *f, const char *stats, uint32_t rec)
 	FILE *s = fopen(stats, "r");
 
 	if (!s) {
-		fprintf(f, "MISMATCH: cannot read %s\n", stats);
-		return 1;
+		report_err(errno, stats, "cannot read the module's stats");
+		return ST_TROUBLE;
 	}
 	while (fgets(line, sizeof(line), s)) {
 		grow(&c.lines, &cap, c.nlines, sizeof(*c.lines));
-		if (sscanf(line, "%127s %llu", c.lines[c.nlines].name, &c.lines[c.nlines].v) == 2)
+		if (sscanf(line, "%127s %" SCNu64, c.lines[c.nlines].name,
+			   &c.lines[c.nlines].v) == 2)
 			c.nlines++;
 	}
 	fclose(s);
@@ -203,9 +208,9 @@ int window_compare(FILE *f, const char *stats, uint32_t rec)
 	nas = c.count[NA_ZERO] + c.count[NA_UNRECORDED];
 	if (!compared) {
 		fprintf(f, "0 of 0 counters agree: all %d n/a, nothing was compared\n\n", nas);
-		return 1;
+		return ST_MISMATCH;
 	}
 	fprintf(f, "%d of %d counters agree%s, %d n/a (nothing to compare)\n\n", c.count[AGREE],
 		compared, c.count[DISAGREE] ? "" : " exactly", nas);
-	return c.count[DISAGREE];
+	return c.count[DISAGREE] ? ST_MISMATCH : 0;
 }

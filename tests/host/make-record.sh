@@ -5,9 +5,9 @@
 #   six bpftrace tools; the host writes meta.json, report.txt,
 #   summary.txt and the plots. Checks each file for what it promises:
 #   zero violations, 38 counters agreeing with the module, no lost events,
-#   a histogram in every bpftrace output, real PNG and SVG plots, and a
-#   timeline (report/timeline.sh) that draws exactly the holds and
-#   contended waits the module timed
+#   lock tables of plain numbers, a histogram in every bpftrace output,
+#   real PNG and SVG plots, and a timeline (report/timeline.sh) that draws
+#   exactly the holds and contended waits the module timed
 # requires: gnuplot
 # overhead: a second guest boot (~60 s under TCG)
 . "$TOP/tests/guest/lib/common.sh"
@@ -34,6 +34,16 @@ grep -q '^verdict: 0 violations$' "$out/summary.txt" || fail "summary.txt has no
 grep -q '^mix: round 1 forktree  *ok ' "$out/summary.txt" || fail "summary.txt lacks mix's result line for forktree"
 grep -q '^forktree: [0-9]* processes' "$out/summary.txt" || fail "summary.txt lacks forktree's own result line"
 grep -Eq '^([0-9]+) of \1 counters agree exactly, [0-9]+ n/a' "$out/summary.txt" || fail "summary.txt: trace and module disagree"
+# mmreport's lock tables, perf lock's layout: a header row ("lock mode"
+# and the columns, units in their names), then a row per lock kind and
+# mode to a blank line, a cell under each column, every cell after the
+# two names a plain number
+awk '$1 == "lock" && $2 == "mode" { t = NF; next }
+	t && !NF { t = 0 }
+	t { rows++; if (NF != t) bad = $0
+		for (i = 3; i <= NF; i++) if ($i !~ /^[0-9]+(\.[0-9][0-9][0-9])?$/) bad = $0 }
+	END { if (bad != "") print "not a number in: " bad; exit !(rows && bad == "") }' "$out/summary.txt" ||
+	fail "summary.txt has no lock tables of plain numbers"
 for p in holds gathers timeline; do
 	[ "$(head -c 8 "$out/$p.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
 		fail "$p.png is not a PNG"

@@ -14,6 +14,15 @@ R=$TOP/build/host/mmreport
 [ -x "$R" ] || fail "no $R (make report-tool)"
 N=3
 d=$RES/contention-exact
+# cell COLUMN KIND MODE FILE: from the lock table whose header names COLUMN
+# (perf lock's layout: "lock mode ..." then a row per kind and mode, to a
+# blank line), the value in the row of KIND and MODE; nothing if no row
+cell() {
+	awk -v c="$1" -v k="$2" -v m="$3" '$1 == "lock" && $2 == "mode" {
+			n = 0; for (i = 3; i <= NF; i++) if ($i == c) n = i; next }
+		!NF { n = 0 }
+		n && $1 == k && $2 == m { print $n; exit }' "$4"
+}
 for k in anon_vma i_mmap; do
 	for m in read write; do
 		t=$d/$k-$m
@@ -27,14 +36,11 @@ for k in anon_vma i_mmap; do
 			for m2 in read write; do
 				want=0
 				[ $k2 = $k ] && [ $m2 = $m ] && want=$N
-				got=$(awk -v k=$k2 -v m=$m2 '$1 == k && $2 == m && $3 == "acquired" {
-					sub(/^\(/, "", $5); print $5 }' "$t.report")
+				got=$(cell contended $k2 $m2 "$t.report")
 				expect "$k $m: mmreport $k2 $m2 contended" "${got:-0}" $want
 			done
 		done
-		w=$(awk -v k=$k -v m=$m '$1 == k && $2 == m && $3 == "acquired" { on = 1; next }
-			on && $1 == "wait:" { sub(/^n=/, "", $2); print $2; exit }' "$t.report")
-		expect "$k $m: mmreport timed waits" "$w" $N
+		expect "$k $m: mmreport timed waits" "$(cell waits $k $m "$t.report")" $N
 	done
 done
 echo "ok: mmreport read $N contended acquisitions and $N waits in each of the 4 forced cases"
