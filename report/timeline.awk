@@ -14,7 +14,10 @@
 # (row t0 t1 kind), switches.dat (row t: switched out while holding a
 # lock), points.dat (row t: preemption points taken), stretches.dat (row
 # t0 t1 length_us), heat.dat (time bin x log2 hold bucket: count, for every
-# hold of every task), summary.txt (what the plot shows, in figures).
+# hold of every task), summary.txt (what the plot shows, in figures; and,
+# between make record's MMPREEMPT-WINDOW markers, the holds released and
+# the contended acquisitions: what mmpreempt.ko timed in the same window,
+# its holds_timed and contended).
 function kind(ev, w) { return (ev ~ /^anon_vma/ ? 0 : 2) + (w == "true" ? 1 : 0) }
 function lbl(p) { return comm[p] "-" p }
 /^#/ || NF < 5 { next }
@@ -23,6 +26,9 @@ function lbl(p) { return comm[p] "-" p }
 	for (i = 6; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
 }
 t0 == "" { t0 = $1 }
+# make record's window (record/record-guest.sh): what mmpreempt.ko counted
+$5 == "print" && f["marker"] == "MMPREEMPT-WINDOW-START" { inwin = 1; marked = 1 }
+$5 == "print" && f["marker"] == "MMPREEMPT-WINDOW-END" { inwin = 0 }
 { t = $1 - t0; p = $3; comm[p] = $4; last = t }
 $5 ~ /_lock_start$/ {
 	lk = ($5 ~ /^anon_vma/ ? f["root"] : f["mapping"]) " " f["write"]
@@ -35,6 +41,7 @@ $5 ~ /_lock_acquired$/ && f["success"] == "true" {
 		nw++; wp[nw] = p; w0[nw] = start[p, lk]; w1[nw] = t; wk[nw] = kind($5, f["write"])
 		waited[p] += t - start[p, lk]
 	}
+	if (inwin && f["contended"] == "true") wincont++
 	delete start[p, lk]
 	held[p]++
 }
@@ -42,6 +49,7 @@ $5 ~ /_lock_released$/ {
 	lk = ($5 ~ /^anon_vma/ ? f["root"] : f["mapping"]) " " f["write"]
 	if ((p, lk) in acq) {
 		nh++; hp[nh] = p; h0[nh] = acq[p, lk]; h1[nh] = t; hk[nh] = kind($5, f["write"])
+		if (inwin) winholds++
 		d = t - acq[p, lk]
 		if (d > longest[p]) longest[p] = d
 		if (d > maxhold) { maxhold = d; maxwho = p; maxat = acq[p, lk] }
@@ -99,6 +107,8 @@ END {
 	}
 	printf "span %.6f s, %d holds, %d contended waits, %d switch-outs holding a lock, %d gather stretches, %d preemption points\n", \
 		last, nh, nw, ns, ng, np > (dir "/summary.txt")
+	if (marked)
+		printf "in the MMPREEMPT window: %d holds released, %d contended acquisitions\n", winholds, wincont > (dir "/summary.txt")
 	if (nh) printf "longest hold %.1f us by %s at %.6f s\n", maxhold * 1e6, lbl(maxwho), maxat > (dir "/summary.txt")
 	if (ng) printf "longest gather stretch %.1f us by %s at %.6f s\n", maxstretch * 1e6, lbl(maxswho), maxsat > (dir "/summary.txt")
 	printf "%.9f\n", span > (dir "/span.txt")

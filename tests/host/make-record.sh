@@ -54,10 +54,12 @@ echo "ok: plots holds, gathers and timeline, PNG and SVG"
 tl=$out/timeline/summary.txt
 [ -s "$tl" ] || fail "no $tl"
 sum_of() { awk -v k="$1" '$1 ~ k { s += $2 } END { print s + 0 }' "$out/module/stats"; }
-expect "timeline holds (module: sum of holds_timed)" \
-	"$(sed -n 's/.* \([0-9]*\) holds, .*/\1/p' "$tl")" "$(sum_of '^(anon_vma|i_mmap)\.lock\.(read|write)\.holds_timed$')"
-expect "timeline contended waits (module: sum of contended)" \
-	"$(sed -n 's/.* \([0-9]*\) contended waits, .*/\1/p' "$tl")" "$(sum_of '^(anon_vma|i_mmap)\.lock\.(read|write)\.contended$')"
+expect "timeline's holds in the window (module: sum of holds_timed)" \
+	"$(sed -n 's/^in the MMPREEMPT window: \([0-9]*\) holds released, .*/\1/p' "$tl")" \
+	"$(sum_of '^(anon_vma|i_mmap)\.lock\.(read|write)\.holds_timed$')"
+expect "timeline's contended acquisitions in the window (module: sum of contended)" \
+	"$(sed -n 's/^in the MMPREEMPT window: .*, \([0-9]*\) contended acquisitions$/\1/p' "$tl")" \
+	"$(sum_of '^(anon_vma|i_mmap)\.lock\.(read|write)\.contended$')"
 [ "$(wc -l <"$out/timeline/rows.txt")" -ge 1 ] || fail "the timeline has no task row"
 n=0
 for t in "$TOP"/bpf-scripts/*.bt; do
