@@ -5,9 +5,10 @@
 # A hold runs from a successful *_lock_acquired to the task's
 # *_lock_released of the same lock and mode; its wait from the task's
 # *_lock_start to that acquisition, when contended. A gather stretch runs
-# from mmu_gather_start, or a preemption point (mmu_gather_resched), to the
-# next point or to mmu_gather_finish: code that yields nowhere in between
-# (under preempt=none or voluntary, not preemptible at all). Times are
+# from mmu_gather_start, a preemption point (mmu_gather_resched) or the
+# task's return to a CPU, to the next point, its switch-out or
+# mmu_gather_finish, as mmreport counts them: code that yields nowhere in
+# between (under preempt=none or voluntary, not preemptible at all). Times are
 # seconds from the first event.
 #
 # Files: rows.txt (row, label), holds.dat (row t0 t1 kind), waits.dat
@@ -60,20 +61,32 @@ $5 ~ /_lock_released$/ {
 $5 == "sched_switch" && held[f["prev_pid"]] > 0 {
 	ns++; sp[ns] = f["prev_pid"]; st[ns] = t
 }
-$5 == "mmu_gather_start" { gs[p, f["tlb"]] = t }
-$5 == "mmu_gather_resched" && ((p, f["tlb"]) in gs) {
-	stretch(p, gs[p, f["tlb"]], t)
-	gs[p, f["tlb"]] = t
+# gather stretches as mmreport's gather.c cuts them: a gather is keyed by
+# (tlb, task), the task's innermost one runs until its switch-out and again
+# from its switch-in
+$5 == "mmu_gather_start" {
+	k = f["tlb"] SUBSEP p; gopen[k] = 1; grun[k] = 1; glast[k] = t; gtask[p] = k
+}
+$5 == "mmu_gather_resched" && ((f["tlb"] SUBSEP p) in gopen) {
+	endst(f["tlb"] SUBSEP p, p, t)
 	np++; pp[np] = p; pt[np] = t
 }
-$5 == "mmu_gather_finish" && ((p, f["tlb"]) in gs) {
-	stretch(p, gs[p, f["tlb"]], t)
-	delete gs[p, f["tlb"]]
+$5 == "mmu_gather_finish" && ((f["tlb"] SUBSEP p) in gopen) {
+	endst(f["tlb"] SUBSEP p, p, t)
+	delete gopen[f["tlb"] SUBSEP p]; delete gtask[p]
 }
-function stretch(p, a, b) {
-	ng++; gp[ng] = p; g0[ng] = a; g1[ng] = b
-	if (b - a > longest[p]) longest[p] = b - a
-	if (b - a > maxstretch) { maxstretch = b - a; maxswho = p; maxsat = a }
+$5 == "sched_switch" {
+	q = f["prev_pid"]
+	if ((q in gtask) && (gtask[q] in gopen) && grun[gtask[q]]) { endst(gtask[q], q, t); grun[gtask[q]] = 0 }
+	q = f["next_pid"]
+	if ((q in gtask) && (gtask[q] in gopen) && !grun[gtask[q]]) { grun[gtask[q]] = 1; glast[gtask[q]] = t }
+}
+function endst(k, p, b) {
+	if (!grun[k]) return
+	ng++; gp[ng] = p; g0[ng] = glast[k]; g1[ng] = b
+	if (b - glast[k] > longest[p]) longest[p] = b - glast[k]
+	if (b - glast[k] > maxstretch) { maxstretch = b - glast[k]; maxswho = p; maxsat = glast[k] }
+	glast[k] = b
 }
 END {
 	# the rows: the tasks with the longest hold or stretch, longest first
@@ -83,7 +96,8 @@ END {
 			x = order[j]; order[j] = order[j - 1]; order[j - 1] = x
 		}
 	if (nt > rows) nt = rows
-	for (i = 1; i <= nt; i++) { row[order[i]] = i; print i, lbl(order[i]) > (dir "/rows.txt") }
+	# row 1 at the bottom: the longest on the top row
+	for (i = nt; i >= 1; i--) { row[order[i]] = nt - i + 1; print nt - i + 1, lbl(order[i]) > (dir "/rows.txt") }
 	printf "" > (dir "/holds.dat"); printf "" > (dir "/waits.dat"); printf "" > (dir "/switches.dat")
 	printf "" > (dir "/points.dat"); printf "" > (dir "/stretches.dat")
 	for (i = 1; i <= nh; i++) if (hp[i] in row) print row[hp[i]], h0[i], h1[i], hk[i] > (dir "/holds.dat")
@@ -109,7 +123,7 @@ END {
 		last, nh, nw, ns, ng, np > (dir "/summary.txt")
 	if (marked)
 		printf "in the MMPREEMPT window: %d holds released, %d contended acquisitions\n", winholds, wincont > (dir "/summary.txt")
-	if (nh) printf "longest hold %.1f us by %s at %.6f s\n", maxhold * 1e6, lbl(maxwho), maxat > (dir "/summary.txt")
-	if (ng) printf "longest gather stretch %.1f us by %s at %.6f s\n", maxstretch * 1e6, lbl(maxswho), maxsat > (dir "/summary.txt")
+	if (nh) printf "longest hold %.3f us by %s at %.6f s\n", maxhold * 1e6, lbl(maxwho), maxat > (dir "/summary.txt")
+	if (ng) printf "longest gather stretch %.3f ms by %s at %.6f s\n", maxstretch * 1e3, lbl(maxswho), maxsat > (dir "/summary.txt")
 	printf "%.9f\n", span > (dir "/span.txt")
 }

@@ -31,7 +31,7 @@ set yrange [0.4:nrows + 0.6]
 set ytics () font ',9'
 do for [i=1:nrows] { set ytics add (system("sed -n " . i . "p " . dir . "/rows.txt | cut -d' ' -f2") i) }
 set xlabel 'time since the first event (s)'
-set ylabel 'task (comm-pid), longest hold or stretch first'
+set ylabel 'task (comm-pid), longest hold or stretch on top'
 set grid xtics lc rgb '#dddddd'
 set key at screen 0.995, screen 0.90 right top vertical font ',9' samplen 2 spacing 1.1 title "lock held: kind, mode\n(length = hold, taller = longer)"
 set style fill solid 0.9 border

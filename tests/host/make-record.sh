@@ -7,7 +7,8 @@
 #   zero violations, 38 counters agreeing with the module, no lost events,
 #   lock tables of plain numbers, a histogram in every bpftrace output,
 #   real PNG and SVG plots, and a timeline (report/timeline.sh) that draws
-#   exactly the holds and contended waits the module timed
+#   exactly the holds and contended waits the module timed, and mmreport's
+#   longest hold and its gather stretches (their number and the longest)
 # requires: gnuplot
 # overhead: a second guest boot (~60 s under TCG)
 . "$TOP/tests/guest/lib/common.sh"
@@ -61,6 +62,17 @@ expect "timeline's contended acquisitions in the window (module: sum of contende
 	"$(sed -n 's/^in the MMPREEMPT window: .*, \([0-9]*\) contended acquisitions$/\1/p' "$tl")" \
 	"$(sum_of '^(anon_vma|i_mmap)\.lock\.(read|write)\.contended$')"
 [ "$(wc -l <"$out/timeline/rows.txt")" -ge 1 ] || fail "the timeline has no task row"
+# and cuts holds and gather stretches as mmreport does over the whole trace
+expect "timeline's longest hold (mmreport: largest max_hold_us)" \
+	"$(sed -n 's/^longest hold \([0-9.]*\) us .*/\1/p' "$tl")" \
+	"$(awk '$1 == "lock" { c = 0; for (i = 1; i <= NF; i++) if ($i == "max_hold_us") c = i; next }
+		c && NF >= c && $c + 0 > m { m = $c + 0; s = $c } NF == 0 { c = 0 } END { print s }' "$out/report.txt")"
+expect "timeline's gather stretches (mmreport: stretches without a preemption point)" \
+	"$(sed -n 's/.*, \([0-9]*\) gather stretches, .*/\1/p' "$tl")" \
+	"$(sed -n 's/^stretches without a preemption point: n=\([0-9]*\) .*/\1/p' "$out/report.txt")"
+expect "timeline's longest gather stretch (mmreport's max)" \
+	"$(sed -n 's/^longest gather stretch \([0-9.]* ms\) .*/\1/p' "$tl")" \
+	"$(sed -n 's/^stretches without a preemption point: .* max=\([0-9.]* ms\)$/\1/p' "$out/report.txt")"
 n=0
 for t in "$TOP"/bpf-scripts/*.bt; do
 	b=$(basename "$t" .bt)
