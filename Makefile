@@ -132,11 +132,11 @@ guest-debug:
 	@$(MAKE) --no-print-directory module-debug
 
 # The sparc64 guest: the patched tree cross-built (guest/kernel-sparc64.sh)
-# and the programs its initramfs runs (guest/sparc64/); sparc64-stock is the
+# and the programs its initramfs runs (tests/sparc64/); sparc64-stock is the
 # same kernel config on the unpatched tree, the GUP-fast comparison's baseline.
 sparc64 sparc64-stock:
 	@mkdir -p $(CACHE) && flock $(CACHE)/.kernel.lock env VARIANT=$@ guest/kernel-sparc64.sh >/dev/null
-	@$(MAKE) --no-print-directory -C guest/sparc64 OUT=$(BUILD)/sparc64 KSRC=$(CACHE)/src/linux
+	@$(MAKE) --no-print-directory -C tests/sparc64 OUT=$(BUILD)/sparc64 KSRC=$(CACHE)/src/linux
 
 # GUP-fast on sparc64, stock 6.1 against the series (bench/gup-fast-sparc64.sh)
 bench-sparc64: deps sparc64 sparc64-stock

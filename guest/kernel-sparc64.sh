@@ -8,7 +8,7 @@
 # dropped, builds with sparc64-linux-gnu-gcc through the shared ccache in its
 # own object directory, and stores the boot image (arch/sparc/boot/image),
 # the config and the release under $CACHE/kernel/<key>. (The guest's programs
-# are guest/sparc64/Makefile's.) Needs: the packages of `make deps` (the
+# are tests/sparc64/Makefile's.) Needs: the packages of `make deps` (the
 # cross compiler). Prints the output directory last.
 set -eu
 VARIANT=${VARIANT:-sparc64}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # run-sparc64.sh: boot the sparc64 kernel under qemu-system-sparc64 -M sun4u on
-# a static initramfs and run the guest's test list there (guest/sparc64/list,
-# or LIST=file). The guest's init (guest/sparc64/init.c) writes a KTAP stream
+# a static initramfs and run the guest's test list there (tests/sparc64/list,
+# or LIST=file). The guest's init (tests/sparc64/init.c) writes a KTAP stream
 # to a virtio-serial port; it is left in RESULTS/guest.tap, the console in
 # RESULTS/console.log.
 #
@@ -15,7 +15,7 @@
 #   BIN=dir (the guest programs, default build/sparc64)  LIST=file
 #   KERNEL=path (another boot image, e.g. an experiment's)
 # Needs: qemu-system-sparc (make deps), a kernel from kernel-sparc64.sh,
-# the programs of guest/sparc64/Makefile. QEMU's sparc64 machines have one CPU.
+# the programs of tests/sparc64/Makefile. QEMU's sparc64 machines have one CPU.
 # Overhead: ~5 s of wall time to boot under TCG, then the tests.
 set -eu
 VARIANT=${VARIANT:-sparc64}
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
 done
 TIMEOUT=${TIMEOUT:-600} MEM=${MEM:-512}
 bin=${BIN:-$TOP/build/sparc64}
-list=${LIST:-$TOP/guest/sparc64/list}
+list=${LIST:-$TOP/tests/sparc64/list}
 image=${KERNEL:-$CACHE/kernel/$(kernel_key)/image}
 [ -f "$image" ] || die "no $VARIANT kernel for the current sources: run 'make sparc64'"
 release=$(cat "$(dirname "$image")/kernel.release" 2>/dev/null || echo "$image")

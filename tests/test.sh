@@ -2,7 +2,7 @@
 # test.sh: the whole suite. Makes each kernel's guest (make guest,
 # make guest-debug, make sparc64), then one guest boot per kernel (KERNELS,
 # default "normal"): the x86 ones run tests/guest/*.sh under tests/ktap.sh,
-# the sparc64 one the programs of guest/sparc64/list (guest/run-sparc64.sh);
+# the sparc64 one the programs of tests/sparc64/list (guest/run-sparc64.sh);
 # then the host checks in tests/host/*.sh read what the normal
 # kernel's boot left in the results folder (RESULTS, default results/test;
 # the other boots' results are in its debug/ and sparc64/ subfolders).
@@ -128,7 +128,7 @@ boot_suite() {
 	sparc64:*) btmo=${TIMEOUT:-300} ;;
 	*) btmo=${TIMEOUT:-2400} ;;
 	esac
-	# sparc64: its own runner and test list (guest/sparc64/list); T does
+	# sparc64: its own runner and test list (tests/sparc64/list); T does
 	# not select there. Its boot takes ~10 s; an oops there hangs it (the
 	# sun4u reset after panic does not end QEMU), so the bound is short.
 	if [ "$1" = sparc64 ]; then
