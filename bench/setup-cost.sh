@@ -48,7 +48,10 @@ run() {
 	say "$step: $* (log: $S/$step.log)"
 	times >"$S/times0"
 	t0=$(date +%s)
-	(cd "$S/clone" && env -u CCACHE_DIR CACHE="$C" "$@") >"$S/$step.log" 2>&1 || {
+	# the clone's own tree: a TOP or MMPREEMPT_* inherited from the caller
+	# (make test's host checks set them) would point its scripts back here
+	(cd "$S/clone" && env -u CCACHE_DIR -u TOP -u MMPREEMPT_TOP -u MMPREEMPT_RESULTS \
+		-u MMPREEMPT_REPO -u MMPREEMPT_ART -u ART CACHE="$C" "$@") >"$S/$step.log" 2>&1 || {
 		tail -n 30 "$S/$step.log" >&2
 		say "$step failed (log: $S/$step.log)"
 		exit 1

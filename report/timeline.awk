@@ -35,28 +35,40 @@ $5 ~ /_lock_start$/ {
 	lk = ($5 ~ /^anon_vma/ ? f["root"] : f["mapping"]) " " f["write"]
 	start[p, lk] = t
 }
+# A task that takes a lock it already holds (a read lock, nested) holds it
+# from its first acquisition to its last release, as mmreport counts it;
+# each release still counts for the window, as mmpreempt.ko counts it.
 $5 ~ /_lock_acquired$/ && f["success"] == "true" {
 	lk = ($5 ~ /^anon_vma/ ? f["root"] : f["mapping"]) " " f["write"]
-	acq[p, lk] = t
+	if (!depth[p, lk]++) { acq[p, lk] = t; held[p]++ }
 	if (f["contended"] == "true" && ((p, lk) in start)) {
 		nw++; wp[nw] = p; w0[nw] = start[p, lk]; w1[nw] = t; wk[nw] = kind($5, f["write"])
-		waited[p] += t - start[p, lk]
 	}
 	if (inwin && f["contended"] == "true") wincont++
 	delete start[p, lk]
-	held[p]++
 }
 $5 ~ /_lock_released$/ {
 	lk = ($5 ~ /^anon_vma/ ? f["root"] : f["mapping"]) " " f["write"]
-	if ((p, lk) in acq) {
-		nh++; hp[nh] = p; h0[nh] = acq[p, lk]; h1[nh] = t; hk[nh] = kind($5, f["write"])
+	if (depth[p, lk] > 0) {
 		if (inwin) winholds++
-		d = t - acq[p, lk]
-		if (d > longest[p]) longest[p] = d
-		if (d > maxhold) { maxhold = d; maxwho = p; maxat = acq[p, lk] }
-		delete acq[p, lk]
-		if (--held[p] < 0) held[p] = 0
+		if (--depth[p, lk] == 0) {
+			nh++; hp[nh] = p; h0[nh] = acq[p, lk]; h1[nh] = t; hk[nh] = kind($5, f["write"])
+			d = ns_of(acq[p, lk], t)
+			if (d > longest[p]) longest[p] = d
+			if (d > maxhold) { maxhold = d; maxwho = p; maxat = acq[p, lk] }
+			delete acq[p, lk]; delete depth[p, lk]
+			held[p]--
+		}
 	}
+}
+# whole nanoseconds between two times in seconds (the trace's own unit)
+function ns_of(a, b) { return int((b - a) * 1e9 + 0.5) }
+# mmreport's fmt_ns(), so that the two print the same figure the same way
+function fmt_ns(n) {
+	if (n >= 1e9) return sprintf("%.3f s", n / 1e9)
+	if (n >= 1e6) return sprintf("%.3f ms", n / 1e6)
+	if (n >= 1e3) return sprintf("%.1f us", n / 1e3)
+	return sprintf("%d ns", n)
 }
 $5 == "sched_switch" && held[f["prev_pid"]] > 0 {
 	ns++; sp[ns] = f["prev_pid"]; st[ns] = t
@@ -81,11 +93,12 @@ $5 == "sched_switch" {
 	q = f["next_pid"]
 	if ((q in gtask) && (gtask[q] in gopen) && !grun[gtask[q]]) { grun[gtask[q]] = 1; glast[gtask[q]] = t }
 }
-function endst(k, p, b) {
+function endst(k, p, b,    d) {
 	if (!grun[k]) return
 	ng++; gp[ng] = p; g0[ng] = glast[k]; g1[ng] = b
-	if (b - glast[k] > longest[p]) longest[p] = b - glast[k]
-	if (b - glast[k] > maxstretch) { maxstretch = b - glast[k]; maxswho = p; maxsat = glast[k] }
+	d = ns_of(glast[k], b)
+	if (d > longest[p]) longest[p] = d
+	if (d > maxstretch) { maxstretch = d; maxswho = p; maxsat = glast[k] }
 	glast[k] = b
 }
 END {
@@ -97,13 +110,15 @@ END {
 		}
 	if (nt > rows) nt = rows
 	# row 1 at the bottom: the longest on the top row
+	printf "" > (dir "/rows.txt")
 	for (i = nt; i >= 1; i--) { row[order[i]] = nt - i + 1; print nt - i + 1, lbl(order[i]) > (dir "/rows.txt") }
 	printf "" > (dir "/holds.dat"); printf "" > (dir "/waits.dat"); printf "" > (dir "/switches.dat")
 	printf "" > (dir "/points.dat"); printf "" > (dir "/stretches.dat")
-	for (i = 1; i <= nh; i++) if (hp[i] in row) print row[hp[i]], h0[i], h1[i], hk[i] > (dir "/holds.dat")
-	for (i = 1; i <= nw; i++) if (wp[i] in row) print row[wp[i]], w0[i], w1[i], wk[i] > (dir "/waits.dat")
-	for (i = 1; i <= ns; i++) if (sp[i] in row) print row[sp[i]], st[i] > (dir "/switches.dat")
-	for (i = 1; i <= np; i++) if (pp[i] in row) print row[pp[i]], pt[i] > (dir "/points.dat")
+	# times to the nanosecond: print's %.6g would round a 100 s trace to 100 us
+	for (i = 1; i <= nh; i++) if (hp[i] in row) printf "%d %.9f %.9f %d\n", row[hp[i]], h0[i], h1[i], hk[i] > (dir "/holds.dat")
+	for (i = 1; i <= nw; i++) if (wp[i] in row) printf "%d %.9f %.9f %d\n", row[wp[i]], w0[i], w1[i], wk[i] > (dir "/waits.dat")
+	for (i = 1; i <= ns; i++) if (sp[i] in row) printf "%d %.9f\n", row[sp[i]], st[i] > (dir "/switches.dat")
+	for (i = 1; i <= np; i++) if (pp[i] in row) printf "%d %.9f\n", row[pp[i]], pt[i] > (dir "/points.dat")
 	for (i = 1; i <= ng; i++) if (gp[i] in row) printf "%d %.9f %.9f %.1f\n", row[gp[i]], g0[i], g1[i], (g1[i] - g0[i]) * 1e6 > (dir "/stretches.dat")
 	# the heat map: every hold, 100 time bins x log2(hold ns) buckets 8..30
 	bins = 100; span = (last > 0 ? last : 1)
@@ -123,7 +138,7 @@ END {
 		last, nh, nw, ns, ng, np > (dir "/summary.txt")
 	if (marked)
 		printf "in the MMPREEMPT window: %d holds released, %d contended acquisitions\n", winholds, wincont > (dir "/summary.txt")
-	if (nh) printf "longest hold %.3f us by %s at %.6f s\n", maxhold * 1e6, lbl(maxwho), maxat > (dir "/summary.txt")
-	if (ng) printf "longest gather stretch %.3f ms by %s at %.6f s\n", maxstretch * 1e3, lbl(maxswho), maxsat > (dir "/summary.txt")
+	if (nh) printf "longest hold %.3f us by %s at %.6f s\n", maxhold / 1e3, lbl(maxwho), maxat > (dir "/summary.txt")
+	if (ng) printf "longest gather stretch %s by %s at %.6f s\n", fmt_ns(maxstretch), lbl(maxswho), maxsat > (dir "/summary.txt")
 	printf "%.9f\n", span > (dir "/span.txt")
 }

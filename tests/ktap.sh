@@ -80,6 +80,7 @@ for t in $(ordered); do
 		continue ;;
 	esac
 	if unmet=$(requires_unmet "$t"); then :; else
+		echo "$unmet" >"$out/$name.log"
 		case $unmet in
 		skip*) echo "ok $i $name # SKIP ${unmet#skip }" ;;
 		*) echo "not ok $i $name # ${unmet#fail }" ;;

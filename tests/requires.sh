@@ -42,8 +42,9 @@ requires_kind() {
 	case $1 in
 	*.ko) echo ko ;;
 	CONFIG_*) echo config ;;
-	nodes=[0-9]*) echo nodes ;;
-	cpus=[0-9]*) echo cpus ;;
+	nodes=*[!0-9]* | cpus=*[!0-9]* | nodes= | cpus=) echo unknown ;;
+	nodes=*) echo nodes ;;
+	cpus=*) echo cpus ;;
 	/*) echo file ;;
 	cache:?*) echo cache ;;
 	*/* | *=* | *:* | *'('* | *')'* | [0-9]*) echo unknown ;;
@@ -54,12 +55,13 @@ requires_kind() {
 # requires_unmet FILE: for the first token of FILE not met, print
 # "fail WHY" or "skip WHY" and return 1; return 0 when all are met.
 requires_unmet() {
+	set -f	# a token is a word, never a glob
 	for _t in $(requires_tokens "$1"); do
 		case $(requires_kind "$_t") in
 		ko)
 			[ -e "$ART/$_t" ] || [ -e "$ART/modules/$_t" ] && continue
 			echo "fail requires $_t: not in $ART or $ART/modules (the build did not deliver it)"
-			return 1 ;;
+			set +f; return 1 ;;
 		config)
 			case $_t in
 			*=*) grep -qx "$_t" "$(requires_config)" && continue ;;
@@ -70,33 +72,34 @@ requires_unmet() {
 			else
 				echo "skip requires $_t: this kernel ($(uname -r)) has $(grep "^${_t%%=*}=" "$(requires_config)" || echo "${_t%%=*} unset")"
 			fi
-			return 1 ;;
+			set +f; return 1 ;;
 		nodes)
 			_n=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
 			[ "$_n" -ge "${_t#nodes=}" ] && continue
 			echo "skip requires $_t: $_n NUMA node(s) online (make test NUMA=${_t#nodes=})"
-			return 1 ;;
+			set +f; return 1 ;;
 		cpus)
 			_n=$(nproc)
 			[ "$_n" -ge "${_t#cpus=}" ] && continue
 			echo "skip requires $_t: $_n CPU(s) online (make test SMP=${_t#cpus=})"
-			return 1 ;;
+			set +f; return 1 ;;
 		file)
 			[ -e "$_t" ] && continue
 			echo "fail requires $_t: no such file"
-			return 1 ;;
+			set +f; return 1 ;;
 		cache)
 			[ -e "$CACHE/${_t#cache:}" ] && continue
 			echo "fail requires $_t: no $CACHE/${_t#cache:} (make kernel makes it)"
-			return 1 ;;
+			set +f; return 1 ;;
 		command)
 			command -v "$_t" >/dev/null 2>&1 && continue
 			echo "fail requires $_t: no such command in PATH"
-			return 1 ;;
+			set +f; return 1 ;;
 		*)
 			echo "fail requires $_t: not a requirement this runner knows (tests/requires.sh)"
-			return 1 ;;
+			set +f; return 1 ;;
 		esac
 	done
+	set +f
 	return 0
 }

@@ -14,9 +14,10 @@ rm -f "$out"
 SMOKE=1 SCRATCH=$RES/setup-smoke "$TOP/bench/setup-cost.sh" >"$RES/setup-smoke.log" 2>&1 ||
 	{ tail -n 30 "$RES/setup-smoke.log"; fail "bench/setup-cost.sh SMOKE=1 failed"; }
 cat "$out"
-# boot_to_init_guest is not required: in this mode it came out empty once
-# (2026-12-04, cause not found); the cold run had it
-for s in deps first_trace_cold first_trace_cold_cpu kernel_cold demo_warm; do
+# every figure, boot_to_init_guest too: it is read from the clone's own
+# results/demo, which proves the clone's make demo wrote there (it once came
+# out empty: the clone's scripts had inherited this run's TOP)
+for s in deps first_trace_cold first_trace_cold_cpu kernel_cold demo_warm boot_to_init_guest; do
 	awk -v s="$s" '$1 == s && $2 ~ /^[0-9.]+$/ { f = 1 } END { exit !f }' "$out" ||
 		fail "setup-cost.smoke.txt: no figure for $s"
 done

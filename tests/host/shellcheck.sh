@@ -1,7 +1,7 @@
 #!/bin/sh
 # description: every shell script of the kit passes shellcheck at warning level
-#   Every tracked shell script (*.sh, and files whose first line is
-#   #!/bin/sh: .ci/run, guest/init, guest/rootfs-init) checked as POSIX sh
+#   Every shell script git tracks or would add (*.sh, and files whose
+#   first line is #!/bin/sh: .ci/run, guest/init, guest/rootfs-init) as POSIX sh
 #   with shellcheck -S warning: no warning and no error. Two checks are
 #   off, because shellcheck reads one file at a time and the kit's
 #   scripts share variables through the files they source: SC2034
