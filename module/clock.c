@@ -20,18 +20,33 @@
 #include "mmpreempt.h"
 
 DEFINE_STATIC_KEY_FALSE(mmp_clock_tsc);
-u32 mmp_tsc_mult, mmp_tsc_shift;
+/* ns already: the product is the identity */
+struct mmp_clock mmp_clock __read_mostly = {
+	.fast_max = U32_MAX, .mult = 1ULL << 32
+};
 
 void mmp_clock_init(void)
 {
 #ifdef CONFIG_X86
 	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable() || !tsc_khz)
 		return;
-	/* cycles -> ns exact to the scale's rounding for intervals to 1 h */
-	clocks_calc_mult_shift(&mmp_tsc_mult, &mmp_tsc_shift, tsc_khz,
-			       NSEC_PER_MSEC, 3600 * MSEC_PER_SEC);
+	/* cycles -> ns: NSEC_PER_MSEC / tsc_khz, in 32.32 fixed point */
+	mmp_clock.mult = DIV_ROUND_CLOSEST_ULL((u64)NSEC_PER_MSEC << 32, tsc_khz);
+	/* no 64-bit overflow, and every backwards interval out of range */
+	mmp_clock.fast_max = min_t(u64, div64_u64(U64_MAX, mmp_clock.mult),
+				   S64_MAX);
 	static_branch_enable(&mmp_clock_tsc);
 #endif
+}
+
+/* mmp_elapsed() past the 64-bit product: backwards, or seconds long */
+u64 mmp_elapsed_slow(struct mmp_stat *p, u64 ticks)
+{
+	if ((s64)ticks < 0) {
+		p->clock_backwards++;
+		return 0;
+	}
+	return min_t(u64, mul_u64_u64_shr(ticks, mmp_clock.mult, 32), S64_MAX);
 }
 
 /* For the stats file: 1 while the TSC is the clock and still trusted. */

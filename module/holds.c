@@ -20,39 +20,39 @@
 
 #include "mmpreempt.h"
 
-struct mmp_flight *mmp_flights;
-unsigned int mmp_flight_bits;
+struct mmp_flight_table mmp_ft __read_mostly;
+struct mmp_flight mmp_flight_none;
+static unsigned int nr_slots;
 
-static struct mmp_flight *slot_at(unsigned int home, unsigned int i)
+static struct mmp_flight *slot_at(unsigned long key, unsigned int i)
 {
-	return &mmp_flights[(home + i) & ((1U << mmp_flight_bits) - 1)];
+	return &mmp_ft.slot[(mmp_flight_home(key) - mmp_ft.slot + i) &
+			    (nr_slots - 1)];
 }
 
 /* mmp_flight_begin() past a taken home slot */
-struct mmp_flight *mmp_flight_begin_probing(unsigned int home,
-					    const void *obj, unsigned int km)
+struct mmp_flight *mmp_flight_begin_probing(unsigned long key)
 {
 	unsigned int i;
 
 	for (i = 1; i < MMP_FLIGHT_PROBE; i++) {
-		struct mmp_flight *f = slot_at(home, i);
+		struct mmp_flight *f = slot_at(key, i);
 
-		if (mmp_flight_claim(f, obj, km))
+		if (mmp_flight_claim(f, key))
 			return f;
 	}
 	return NULL;
 }
 
 /* mmp_flight_find() past a home slot that is not the interval's */
-struct mmp_flight *mmp_flight_find_probing(unsigned int home,
-					   const void *obj, unsigned int km)
+struct mmp_flight *mmp_flight_find_probing(unsigned long key)
 {
 	unsigned int i;
 
 	for (i = 1; i < MMP_FLIGHT_PROBE; i++) {
-		struct mmp_flight *f = slot_at(home, i);
+		struct mmp_flight *f = slot_at(key, i);
 
-		if (mmp_flight_is(f, obj, km))
+		if (mmp_flight_is(f, key))
 			return f;
 	}
 	return NULL;
@@ -63,28 +63,28 @@ unsigned int mmp_holds_in_flight(void)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < 1U << mmp_flight_bits; i++)
-		n += !!READ_ONCE(mmp_flights[i].task);
+	for (i = 0; i < nr_slots; i++)
+		n += !!READ_ONCE(mmp_ft.slot[i].task);
 	return n;
 }
 
 /* Forgets every interval; only while no probe is attached. */
 void mmp_holds_clear(void)
 {
-	memset(mmp_flights, 0, array_size(1U << mmp_flight_bits,
-					  sizeof(*mmp_flights)));
+	memset(mmp_ft.slot, 0, array_size(nr_slots, sizeof(*mmp_ft.slot)));
 }
 
 int mmp_holds_init(unsigned int nr)
 {
 	/* nr is validated at load: a power of two */
-	mmp_flight_bits = ilog2(nr);
-	mmp_flights = vzalloc(array_size(nr, sizeof(*mmp_flights)));
-	return mmp_flights ? 0 : -ENOMEM;
+	nr_slots = nr;
+	mmp_ft.offset_mask = (nr - 1UL) << MMP_FLIGHT_SHIFT;
+	mmp_ft.slot = vzalloc(array_size(nr, sizeof(*mmp_ft.slot)));
+	return mmp_ft.slot ? 0 : -ENOMEM;
 }
 
 void mmp_holds_exit(void)
 {
-	vfree(mmp_flights);
-	mmp_flights = NULL;
+	vfree(mmp_ft.slot);
+	mmp_ft.slot = NULL;
 }

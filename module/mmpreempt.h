@@ -12,6 +12,7 @@
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/seqlock.h>
 #include <linux/sched.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
@@ -19,6 +20,10 @@
 #ifdef CONFIG_X86
 #include <asm/msr.h>
 #endif
+
+/* hold and top tables: at least 16 slots, a power of two */
+#define MMP_TABLE_SLOTS_MIN 16U
+#define MMP_TABLE_SLOTS_MAX 1048576U	/* 2^20 */
 
 /* Every event the module attaches to, counted raw (list: mmp_events.h) */
 enum mmp_event {
@@ -38,9 +43,17 @@ static inline void mmp_hist_add(u64 *hist, u64 v)
 
 enum mmp_lock_kind { MMP_ANON_VMA, MMP_I_MMAP, MMP_NR_KINDS };
 
+/*
+ * The timed probes count no wait or hold twice: a wait timed is in
+ * wait_hist only, a hold timed in hold_hist only. So contended and
+ * released count the rest (the counting probes: all) and readers add the
+ * histograms' sums (stats.c); released_untracked is the releases of holds
+ * never seen acquired.
+ */
 struct mmp_lockstat {
 	u64 started, acquired, trylock_failed, contended, released;
-	u64 wait_ns, hold_ns, waits, holds;
+	u64 released_untracked;
+	u64 wait_ns, hold_ns;
 	u64 wait_hist[MMP_HIST_SLOTS], hold_hist[MMP_HIST_SLOTS];
 };
 
@@ -59,7 +72,7 @@ struct mmp_stat {
 	u64 gathers_fullmm, gathers_nested, pages;
 	u64 batch_alloc_ok, batch_alloc_failed, resched_pending;
 	u64 alllocks_roots, alllocks_mappings;
-	u64 untracked_table_full, untracked_no_start, untracked_no_hold;
+	u64 untracked_table_full, untracked_no_start;
 	u64 clock_backwards;
 	/* top.c: roots that found no entry; freed roots' entries reused */
 	u64 top_untracked, top_evicted;
@@ -71,6 +84,19 @@ struct mmp_stat {
 	u64 gather_ns_max;
 	/* not a counter, kept by a reset: this copy's top sums (top.c) */
 	struct mmp_root_sum *top_sums;
+	/* top.c: the root this CPU accounted last, cleared by a reset */
+	struct mmp_top_cache {
+		const void *root;
+		const seqcount_t *seq;	/* its entry's, and the value it had */
+		unsigned int seqv;
+		struct mmp_root_sum *sum;
+	} top_cache;
+	/*
+	 * probes.c: the in-flight slot of this CPU's last lock event, tried
+	 * before the hash: an acquisition and its release usually follow
+	 * their start with no other lock between. Never NULL, kept by a reset.
+	 */
+	struct mmp_flight *last_flight;
 };
 
 extern struct mmp_stat __percpu *mmp_live;	/* the copy probes write */
@@ -97,110 +123,157 @@ void mmp_stats_debugfs(struct dentry *dir);
  * ktime_get_mono_fast_ns(); local_clock() is not comparable between CPUs.
  */
 DECLARE_STATIC_KEY_FALSE(mmp_clock_tsc);
-extern u32 mmp_tsc_mult, mmp_tsc_shift;
 
-static __always_inline u64 mmp_now(void)
+/*
+ * ns = ticks * mult >> 32, in 64 bits for any ticks <= fast_max: a fixed
+ * shift, so that the fast path loads one factor (a shift of 32 is also
+ * finer than the kernel's clocksource scales).
+ */
+struct mmp_clock {
+	u64 fast_max;
+	u64 mult;
+};
+
+extern struct mmp_clock mmp_clock __read_mostly;
+
+/* The clock's reading; @tsc: the TSC is the clock (a constant, per body) */
+static __always_inline u64 mmp_read_clock(bool tsc)
 {
 #ifdef CONFIG_X86
-	if (static_branch_likely(&mmp_clock_tsc))
+	if (tsc)
 		return rdtsc();
 #endif
 	return ktime_get_mono_fast_ns();
 }
 
+static __always_inline u64 mmp_now(void)
+{
+	return mmp_read_clock(static_branch_likely(&mmp_clock_tsc));
+}
+
+u64 mmp_elapsed_slow(struct mmp_stat *p, u64 ticks);
+
+/* ticks, at most fast_max of them, in ns */
+static __always_inline u64 mmp_fast_ns(u64 ticks)
+{
+	return ticks * mmp_clock.mult >> 32;
+}
+
 /*
- * The ns between two mmp_now() readings. An end before its start (clocks
- * of two CPUs a little apart) reads 0 and is counted, never wrapped.
+ * The ns between two clock readings, below 2^63. An end before its start
+ * (clocks of two CPUs a little apart) reads 0 and is counted, never
+ * wrapped; it and intervals past fast_max (seconds) take the out-of-line
+ * path, whose 128-bit product would make every probe realign its stack.
  */
 static __always_inline u64 mmp_elapsed(struct mmp_stat *p, u64 t0, u64 t1)
 {
-	if (unlikely((s64)(t1 - t0) < 0)) {
-		p->clock_backwards++;
-		return 0;
-	}
-	if (static_branch_likely(&mmp_clock_tsc))
-		return mul_u64_u32_shr(t1 - t0, mmp_tsc_mult, mmp_tsc_shift);
-	return t1 - t0;
+	u64 d = t1 - t0;
+
+	if (likely(d <= mmp_clock.fast_max))
+		return mmp_fast_ns(d);
+	return mmp_elapsed_slow(p, d);
 }
 
 void mmp_clock_init(void);
 bool mmp_clock_tsc_unstable(void);
 
 /*
- * holds.c: waits and holds in flight, keyed by (task, object, kind, mode).
- * A slot is claimed with one cmpxchg; from then on only its task touches
- * it, until mmp_flight_end() gives it back.
+ * The log2 slot of an mmp_elapsed() value, which is below 2^63: fls64(ns)
+ * is the last set bit of 2 * ns + 1, which is never 0.
+ */
+static __always_inline void mmp_hist_ns(u64 *hist, u64 ns)
+{
+	hist[__fls(2 * ns + 1)]++;
+}
+
+/*
+ * holds.c: waits and holds in flight, keyed by (task, object, kind, mode):
+ * the key packs the object's address, 8-byte aligned (probes.c checks
+ * the types), with kind << 1 | write. A slot is claimed with one cmpxchg;
+ * from then on only its task touches it, until mmp_flight_end() gives it
+ * back.
  */
 enum mmp_hold_kind { MMP_HOLD_ANON_VMA, MMP_HOLD_I_MMAP, MMP_HOLD_GATHER };
 
 struct mmp_flight {
 	const void *task;	/* the owner; NULL while free */
-	const void *obj;
-	unsigned int km;	/* kind << 1 | write */
+	unsigned long key;
 	u64 t0;			/* mmp_now() when the wait or hold began */
 	u64 wait_ns;		/* the wait that preceded this hold */
 };
 
+struct mmp_flight_table {
+	struct mmp_flight *slot;
+	unsigned long offset_mask;	/* (slots - 1) * sizeof(*slot) */
+};
+
+extern struct mmp_flight_table mmp_ft __read_mostly;
+
+static __always_inline unsigned long mmp_key(const void *obj, unsigned int km)
+{
+	return (unsigned long)obj | km;
+}
+
 int mmp_holds_init(unsigned int slots);
+extern struct mmp_flight mmp_flight_none;	/* a slot no task owns */
 void mmp_holds_exit(void);
 void mmp_holds_clear(void);
 
 #define MMP_FLIGHT_PROBE 8	/* slots a key may take from its home */
-extern struct mmp_flight *mmp_flights;
-extern unsigned int mmp_flight_bits;
-struct mmp_flight *mmp_flight_begin_probing(unsigned int home,
-					    const void *obj, unsigned int km);
-struct mmp_flight *mmp_flight_find_probing(unsigned int home,
-					   const void *obj, unsigned int km);
 
-static __always_inline unsigned int mmp_flight_home(const void *obj,
-						    unsigned int km)
+/*
+ * The first slot the key may take: the hash's top 20 bits (the largest
+ * table's), masked to the table's size, already scaled to the slot size.
+ * Constant shifts keep %cl out of the probes.
+ */
+#define MMP_FLIGHT_SHIFT 5	/* log2(sizeof(struct mmp_flight)) */
+static __always_inline struct mmp_flight *mmp_flight_home(unsigned long key)
 {
-	return hash_long((unsigned long)current ^ (unsigned long)obj ^ km,
-			 mmp_flight_bits);
+	unsigned long h = ((unsigned long)current ^ key) * GOLDEN_RATIO_64;
+
+	BUILD_BUG_ON(sizeof(struct mmp_flight) != 1 << MMP_FLIGHT_SHIFT ||
+		     MMP_TABLE_SLOTS_MAX != 1U << 20);
+	return (void *)mmp_ft.slot +
+	       ((h >> (64 - 20 - MMP_FLIGHT_SHIFT)) & mmp_ft.offset_mask);
 }
 
 static __always_inline bool mmp_flight_claim(struct mmp_flight *f,
-					     const void *obj, unsigned int km)
+					     unsigned long key)
 {
 	if (READ_ONCE(f->task) || cmpxchg(&f->task, NULL, current))
 		return false;
-	f->obj = obj;
-	f->km = km;
+	f->key = key;
 	return true;
 }
 
-/*
- * Claims a slot for a new interval of current's; NULL when none is free.
- * The home slot inline, the rest of the probe sequence out of line.
- */
-static __always_inline struct mmp_flight *mmp_flight_begin(const void *obj,
-							   unsigned int km)
-{
-	unsigned int home = mmp_flight_home(obj, km);
-	struct mmp_flight *f = &mmp_flights[home];
-
-	if (likely(mmp_flight_claim(f, obj, km)))
-		return f;
-	return mmp_flight_begin_probing(home, obj, km);
-}
-
 static __always_inline bool mmp_flight_is(const struct mmp_flight *f,
-					  const void *obj, unsigned int km)
+					  unsigned long key)
 {
-	return READ_ONCE(f->task) == current && f->obj == obj && f->km == km;
+	return READ_ONCE(f->task) == current && f->key == key;
 }
 
-/* current's open interval on (@obj, @km), or NULL. */
-static __always_inline struct mmp_flight *mmp_flight_find(const void *obj,
-							  unsigned int km)
-{
-	unsigned int home = mmp_flight_home(obj, km);
-	struct mmp_flight *f = &mmp_flights[home];
+/* Past a home slot that is taken, or not the key's: the other slots. */
+struct mmp_flight *mmp_flight_begin_probing(unsigned long key);
+struct mmp_flight *mmp_flight_find_probing(unsigned long key);
 
-	if (likely(mmp_flight_is(f, obj, km)))
+/* Claims a slot for a new interval of current's; NULL when none is free. */
+static __always_inline struct mmp_flight *mmp_flight_begin(unsigned long key)
+{
+	struct mmp_flight *f = mmp_flight_home(key);
+
+	if (likely(mmp_flight_claim(f, key)))
 		return f;
-	return mmp_flight_find_probing(home, obj, km);
+	return mmp_flight_begin_probing(key);
+}
+
+/* current's open interval on @key, or NULL. */
+static __always_inline struct mmp_flight *mmp_flight_find(unsigned long key)
+{
+	struct mmp_flight *f = mmp_flight_home(key);
+
+	if (likely(mmp_flight_is(f, key)))
+		return f;
+	return mmp_flight_find_probing(key);
 }
 
 static inline void mmp_flight_end(struct mmp_flight *f)
@@ -219,8 +292,38 @@ void mmp_top_clear(void);
 void mmp_top_born(const void *anon_vma, const void *root);
 void mmp_top_attached(const void *anon_vma, const void *root);
 void mmp_top_died(const void *anon_vma);
-void mmp_top_account(struct mmp_stat *p, const void *root, u64 wait_ns,
-		     u64 hold_ns);
+void mmp_top_account_slow(struct mmp_stat *p, const void *root, u64 wait_ns,
+			  u64 hold_ns);
+
+/* One per entry slot, CPU and copy; written by that CPU's probes only. */
+struct mmp_root_sum {
+	unsigned int gen;
+	u64 wait_ns, hold_ns, holds;
+};
+
+/*
+ * Once per acquisition of @root, at its release, into @p (this CPU's live
+ * copy); preemption is off. The root of this CPU's last acquisition is
+ * added to without a lookup while its entry is unchanged: every change of
+ * an entry's key or life moves its seqcount.
+ */
+static __always_inline void mmp_top_account(struct mmp_stat *p,
+					    const void *root, u64 wait_ns,
+					    u64 hold_ns)
+{
+	struct mmp_top_cache *c = &p->top_cache;
+	struct mmp_root_sum *s = c->sum;
+
+	if (unlikely(c->root != root || raw_read_seqcount(c->seq) != c->seqv)) {
+		mmp_top_account_slow(p, root, wait_ns, hold_ns);
+		return;
+	}
+	/* single read-modify-writes, as every counter's (stats.c) */
+	s->wait_ns += wait_ns;
+	s->hold_ns += hold_ns;
+	s->holds++;
+}
+
 void mmp_top_zero_sums(struct mmp_stat *copy);
 void mmp_top_debugfs(struct dentry *dir, unsigned int n);
 
@@ -246,9 +349,5 @@ void mmp_debugfs_file(const char *name, umode_t mode, struct dentry *parent,
 int mmp_parse_uint(const char __user *ubuf, size_t count, unsigned int max,
 		   unsigned int *val);
 extern struct mutex mmp_control_lock;
-
-/* hold and top tables: at least 16 slots, a power of two */
-#define MMP_TABLE_SLOTS_MIN 16U
-#define MMP_TABLE_SLOTS_MAX 1048576U	/* 2^20 */
 
 #endif

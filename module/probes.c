@@ -8,6 +8,8 @@
  * no raw count of their own: the stats file derives it from the per kind
  * and mode counters, one of which each such event increments.
  */
+#include <linux/fs.h>
+#include <linux/rmap.h>
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 
@@ -20,91 +22,201 @@
 
 DEFINE_STATIC_KEY_TRUE(mmp_timed);	/* read at registration only */
 
-static __always_inline unsigned int km_of(int kind, bool write)
+static __always_inline unsigned long key_of(const void *obj, int kind,
+					    bool write)
 {
-	return kind << 1 | write;
+	/*
+	 * the kind and mode sit in the address's three low bits; a struct
+	 * mmu_gather starts with a pointer (include/asm-generic/tlb.h)
+	 */
+	BUILD_BUG_ON(__alignof__(struct anon_vma) < 8 ||
+		     __alignof__(struct address_space) < 8);
+	return mmp_key(obj, kind << 1 | write);
 }
 
 /*
- * A start event comes only from an acquisition that found the lock taken,
- * so every wait timed here is one the lock imposed. The clock is read
- * after the slot is claimed, and first thing in the events that end an
- * interval, so that an interval excludes the probe's own work.
+ * The lock probes. A start event comes only from an acquisition that found
+ * the lock taken, so every wait timed here is one the lock imposed. The
+ * clock is read after the slot is claimed, and first thing in the events
+ * that end an interval, so that an interval excludes the probe's own work.
+ *
+ * Each probe runs its body with the mode and the clock as constants: no
+ * counter's address is computed at run time, and with the TSC as the
+ * clock the body calls nothing on its way, so it saves no registers.
+ * What leaves that way (a home slot taken or not the key's, ktime as the
+ * clock) goes out of line, as a tail call that finishes the event.
  */
-static __always_inline void on_lock_start(struct mmp_stat *p, int kind,
-					  const void *lock, bool write)
-{
-	struct mmp_flight *f;
 
-	p->lock[kind][write].started++;
-	f = mmp_flight_begin(lock, km_of(kind, write));
-	if (!f) {
+/* on_lock_start() past its home slot */
+static noinline notrace void start_probing(struct mmp_stat *p,
+					   unsigned long key, bool tsc)
+{
+	struct mmp_flight *f = mmp_flight_begin_probing(key);
+
+	if (f) {
+		p->last_flight = f;
+		f->t0 = mmp_read_clock(tsc);
+	} else {
 		p->untracked_table_full++;
-		return;
 	}
-	f->t0 = mmp_now();
 }
 
-/* The wait slot becomes the hold slot in place: no second claim. */
-static __always_inline void on_lock_acquired(struct mmp_stat *p, int kind,
-					     const void *lock, bool write,
-					     bool success, bool contended)
+static __always_inline void on_lock_start(int kind, const void *lock,
+					  bool write, bool tsc)
+{
+	struct mmp_stat *p = mmp_this_stat();
+	unsigned long key = key_of(lock, kind, write);
+	struct mmp_flight *f = mmp_flight_home(key);
+
+	p->lock[kind][write].started++;
+	if (unlikely(!mmp_flight_claim(f, key))) {
+		start_probing(p, key, tsc);
+		return;
+	}
+	p->last_flight = f;
+	f->t0 = mmp_read_clock(tsc);
+}
+
+/* hold_begin() past its home slot */
+static noinline notrace void hold_probing(struct mmp_stat *p,
+					  unsigned long key, u64 now)
+{
+	struct mmp_flight *f = mmp_flight_begin_probing(key);
+
+	if (f) {
+		p->last_flight = f;
+		f->t0 = now;
+		f->wait_ns = 0;
+	} else {
+		p->untracked_table_full++;
+	}
+}
+
+/* An acquisition that holds no slot yet: it gets one for its hold. */
+static __always_inline void hold_begin(struct mmp_stat *p, unsigned long key,
+				       u64 now)
+{
+	struct mmp_flight *f = mmp_flight_home(key);
+
+	if (unlikely(!mmp_flight_claim(f, key))) {
+		hold_probing(p, key, now);
+		return;
+	}
+	p->last_flight = f;
+	f->t0 = now;
+	f->wait_ns = 0;
+}
+
+/* A contended acquisition, its wait's slot @f and the @wait it timed */
+static __always_inline void acquired_waited(struct mmp_stat *p, int kind,
+					    bool write, struct mmp_flight *f,
+					    u64 now, u64 wait, bool success)
 {
 	struct mmp_lockstat *l = &p->lock[kind][write];
-	struct mmp_flight *f = NULL;
-	u64 now = mmp_now(), wait = 0;
 
-	if (contended) {
-		l->contended++;
-		f = mmp_flight_find(lock, km_of(kind, write));
-		if (f) {
-			wait = mmp_elapsed(p, f->t0, now);
-			l->wait_ns += wait;
-			l->waits++;
-			mmp_hist_add(l->wait_hist, wait);
-			if (wait > p->wait_max[kind][write])
-				p->wait_max[kind][write] = wait;
-		} else {
-			p->untracked_no_start++;
-		}
-	}
-	if (!success) {
+	l->wait_ns += wait;
+	mmp_hist_ns(l->wait_hist, wait);
+	if (wait > p->wait_max[kind][write])
+		p->wait_max[kind][write] = wait;
+	if (unlikely(!success)) {
 		l->trylock_failed++;
-		if (f)
-			mmp_flight_end(f);
+		mmp_flight_end(f);
 		return;
 	}
+	/* the wait slot becomes the hold slot in place: no second claim */
 	l->acquired++;
-	if (!f)
-		f = mmp_flight_begin(lock, km_of(kind, write));
-	if (!f) {
-		p->untracked_table_full++;
-		return;
-	}
+	p->last_flight = f;
 	f->t0 = now;
 	f->wait_ns = wait;
 }
 
-static __always_inline void on_lock_released(struct mmp_stat *p, int kind,
-					     const void *lock, bool write)
+/* acquired_after_wait() for a wait the fast product cannot convert */
+static noinline notrace void acquired_wait_slow(struct mmp_stat *p, int kind,
+						bool write,
+						struct mmp_flight *f, u64 now,
+						bool success)
 {
-	struct mmp_lockstat *l = &p->lock[kind][write];
-	struct mmp_flight *f;
-	u64 now, hold, wait;
+	u64 wait = mmp_elapsed_slow(p, now - f->t0);
 
-	l->released++;
-	now = mmp_now();
-	f = mmp_flight_find(lock, km_of(kind, write));
-	if (!f) {
-		p->untracked_no_hold++;
+	acquired_waited(p, kind, write, f, now, wait, success);
+}
+
+/* A contended acquisition and its wait's slot @f */
+static __always_inline void acquired_after_wait(struct mmp_stat *p, int kind,
+						bool write,
+						struct mmp_flight *f, u64 now,
+						bool success)
+{
+	u64 d = now - f->t0;
+
+	if (unlikely(d > mmp_clock.fast_max)) {
+		acquired_wait_slow(p, kind, write, f, now, success);
 		return;
 	}
-	hold = mmp_elapsed(p, f->t0, now);
-	wait = f->wait_ns;
+	acquired_waited(p, kind, write, f, now, mmp_fast_ns(d), success);
+}
+
+/* A contended acquisition not in the last slot; its start may be untracked. */
+static noinline notrace void acquired_lookup(struct mmp_stat *p, int kind,
+					     bool write, unsigned long key,
+					     u64 now, bool success)
+{
+	struct mmp_flight *f = mmp_flight_find(key);
+	struct mmp_lockstat *l = &p->lock[kind][write];
+
+	if (f) {
+		acquired_after_wait(p, kind, write, f, now, success);
+		return;
+	}
+	/* no start: the wait is unknown, the hold is not */
+	p->untracked_no_start++;
+	l->contended++;
+	if (!success) {
+		l->trylock_failed++;
+		return;
+	}
+	l->acquired++;
+	hold_begin(p, key, now);
+}
+
+static __always_inline void on_lock_acquired(int kind, const void *lock,
+					     bool success, bool contended,
+					     bool write, bool tsc)
+{
+	struct mmp_stat *p = mmp_this_stat();
+	struct mmp_lockstat *l = &p->lock[kind][write];
+	unsigned long key = key_of(lock, kind, write);
+	u64 now = mmp_read_clock(tsc);
+	struct mmp_flight *f;
+
+	if (!contended) {
+		if (unlikely(!success)) {
+			l->trylock_failed++;
+			return;
+		}
+		l->acquired++;
+		hold_begin(p, key, now);
+		return;
+	}
+	f = p->last_flight;
+	if (unlikely(!mmp_flight_is(f, key))) {
+		acquired_lookup(p, kind, write, key, now, success);
+		return;
+	}
+	acquired_after_wait(p, kind, write, f, now, success);
+}
+
+/* A release, its hold's slot @f and the @hold it timed */
+static __always_inline void released_held(struct mmp_stat *p, int kind,
+					  const void *lock, bool write,
+					  struct mmp_flight *f, u64 hold)
+{
+	struct mmp_lockstat *l = &p->lock[kind][write];
+	u64 wait = f->wait_ns;
+
 	mmp_flight_end(f);
 	l->hold_ns += hold;
-	l->holds++;
-	mmp_hist_add(l->hold_hist, hold);
+	mmp_hist_ns(l->hold_hist, hold);
 	if (hold > p->hold_max[kind][write])
 		p->hold_max[kind][write] = hold;
 	/* once per acquisition: its wait and its hold together */
@@ -112,109 +224,278 @@ static __always_inline void on_lock_released(struct mmp_stat *p, int kind,
 		mmp_top_account(p, lock, wait, hold);
 }
 
-static void probe_anon_vma_lock_start(void *data, struct anon_vma *av,
-				      struct anon_vma *root, bool write)
+/* released_hold() for a hold the fast product cannot convert */
+static noinline notrace void released_hold_slow(struct mmp_stat *p, int kind,
+						const void *lock, bool write,
+						struct mmp_flight *f, u64 now)
 {
-	struct mmp_stat *p = mmp_this_stat();
-
-	on_lock_start(p, MMP_ANON_VMA, root, write);
+	released_held(p, kind, lock, write, f,
+		      mmp_elapsed_slow(p, now - f->t0));
 }
 
-static void probe_anon_vma_lock_acquired(void *data, struct anon_vma *av,
-					 struct anon_vma *root, bool write,
-					 bool success, bool contended)
+/* A release and its hold's slot @f */
+static __always_inline void released_hold(struct mmp_stat *p, int kind,
+					  const void *lock, bool write,
+					  struct mmp_flight *f, u64 now)
 {
-	struct mmp_stat *p = mmp_this_stat();
+	u64 d = now - f->t0;
 
-	on_lock_acquired(p, MMP_ANON_VMA, root, write, success, contended);
+	if (unlikely(d > mmp_clock.fast_max)) {
+		released_hold_slow(p, kind, lock, write, f, now);
+		return;
+	}
+	released_held(p, kind, lock, write, f, mmp_fast_ns(d));
 }
 
-static void probe_anon_vma_lock_released(void *data, struct anon_vma *av,
-					 struct anon_vma *root, bool write)
+/* A release not in the last slot; its hold may be untracked. */
+static noinline notrace void released_lookup(struct mmp_stat *p, int kind,
+					     const void *lock, bool write,
+					     u64 now)
+{
+	struct mmp_flight *f = mmp_flight_find(key_of(lock, kind, write));
+
+	if (f)
+		released_hold(p, kind, lock, write, f, now);
+	else
+		p->lock[kind][write].released_untracked++;
+}
+
+static __always_inline void on_lock_released(int kind, const void *lock,
+					     bool write, bool tsc)
 {
 	struct mmp_stat *p = mmp_this_stat();
+	u64 now = mmp_read_clock(tsc);
+	struct mmp_flight *f = p->last_flight;
 
-	on_lock_released(p, MMP_ANON_VMA, root, write);
+	if (unlikely(!mmp_flight_is(f, key_of(lock, kind, write)))) {
+		released_lookup(p, kind, lock, write, now);
+		return;
+	}
+	released_hold(p, kind, lock, write, f, now);
+}
+
+/*
+ * The helpers below call a body with write as a constant too: both
+ * branches inline it, each with its counters' offsets fixed.
+ */
+static __always_inline void anon_vma_start(struct anon_vma *root, bool write,
+					   bool tsc)
+{
+	if (write)
+		on_lock_start(MMP_ANON_VMA, root, true, tsc);
+	else
+		on_lock_start(MMP_ANON_VMA, root, false, tsc);
+}
+
+static __always_inline void anon_vma_acquired(struct anon_vma *root,
+					      bool write, bool success,
+					      bool contended, bool tsc)
+{
+	if (write)
+		on_lock_acquired(MMP_ANON_VMA, root, success, contended,
+				 true, tsc);
+	else
+		on_lock_acquired(MMP_ANON_VMA, root, success, contended,
+				 false, tsc);
+}
+
+static __always_inline void anon_vma_released(struct anon_vma *root,
+					      bool write, bool tsc)
+{
+	if (write)
+		on_lock_released(MMP_ANON_VMA, root, true, tsc);
+	else
+		on_lock_released(MMP_ANON_VMA, root, false, tsc);
+}
+
+static __always_inline void i_mmap_start(struct address_space *mapping,
+					 bool write, bool tsc)
+{
+	if (write)
+		on_lock_start(MMP_I_MMAP, mapping, true, tsc);
+	else
+		on_lock_start(MMP_I_MMAP, mapping, false, tsc);
+}
+
+static __always_inline void i_mmap_acquired(struct address_space *mapping,
+					    bool write, bool success,
+					    bool contended, bool tsc)
+{
+	if (write)
+		on_lock_acquired(MMP_I_MMAP, mapping, success, contended,
+				 true, tsc);
+	else
+		on_lock_acquired(MMP_I_MMAP, mapping, success, contended,
+				 false, tsc);
+}
+
+static __always_inline void i_mmap_released(struct address_space *mapping,
+					    bool write, bool tsc)
+{
+	if (write)
+		on_lock_released(MMP_I_MMAP, mapping, true, tsc);
+	else
+		on_lock_released(MMP_I_MMAP, mapping, false, tsc);
+}
+
+/*
+ * Each timed lock event has two probes, registered by the clock chosen at
+ * load: probe_<event> reads ktime, tsc_<event> the TSC, so that neither
+ * tests which.
+ */
+static notrace void probe_anon_vma_lock_start(void *data,
+					      struct anon_vma *av,
+					      struct anon_vma *root, bool write)
+{
+	anon_vma_start(root, write, false);
+}
+
+static notrace void tsc_anon_vma_lock_start(void *data,
+					    struct anon_vma *av,
+					    struct anon_vma *root, bool write)
+{
+	anon_vma_start(root, write, true);
+}
+
+static notrace void probe_anon_vma_lock_acquired(void *data,
+						 struct anon_vma *av,
+						 struct anon_vma *root,
+						 bool write, bool success,
+						 bool contended)
+{
+	anon_vma_acquired(root, write, success, contended, false);
+}
+
+static notrace void tsc_anon_vma_lock_acquired(void *data,
+					       struct anon_vma *av,
+					       struct anon_vma *root,
+					       bool write, bool success,
+					       bool contended)
+{
+	anon_vma_acquired(root, write, success, contended, true);
+}
+
+static notrace void probe_anon_vma_lock_released(void *data,
+						 struct anon_vma *av,
+						 struct anon_vma *root,
+						 bool write)
+{
+	anon_vma_released(root, write, false);
+}
+
+static notrace void tsc_anon_vma_lock_released(void *data,
+					       struct anon_vma *av,
+					       struct anon_vma *root,
+					       bool write)
+{
+	anon_vma_released(root, write, true);
 }
 
 /* Born as its own root; anon_vma_attach says when fork puts it elsewhere. */
-static void probe_anon_vma_alloc(void *data, struct anon_vma *av)
+static notrace void probe_anon_vma_alloc(void *data, struct anon_vma *av)
 {
 	mmp_this_stat()->ev[MMP_EV_anon_vma_alloc]++;
 	if (static_branch_likely(&mmp_top_on))
 		mmp_top_born(av, av);
 }
 
-static void probe_anon_vma_attach(void *data, struct anon_vma *av,
-				  struct anon_vma *root, struct anon_vma *parent)
+static notrace void probe_anon_vma_attach(void *data, struct anon_vma *av,
+					  struct anon_vma *root, struct anon_vma *parent)
 {
 	mmp_this_stat()->ev[MMP_EV_anon_vma_attach]++;
 	if (static_branch_likely(&mmp_top_on))
 		mmp_top_attached(av, root);
 }
 
-static void probe_anon_vma_get(void *data, struct anon_vma *av,
-			       struct anon_vma *root, int refcount)
+static notrace void probe_anon_vma_get(void *data, struct anon_vma *av,
+				       struct anon_vma *root, int refcount)
 {
 	mmp_this_stat()->ev[MMP_EV_anon_vma_get]++;
 }
 
-static void probe_anon_vma_get_failed(void *data, struct anon_vma *av,
-				      struct anon_vma *root)
+static notrace void probe_anon_vma_get_failed(void *data, struct anon_vma *av,
+					      struct anon_vma *root)
 {
 	mmp_this_stat()->ev[MMP_EV_anon_vma_get_failed]++;
 }
 
-static void probe_anon_vma_put(void *data, struct anon_vma *av,
-			       struct anon_vma *root, int refcount)
+static notrace void probe_anon_vma_put(void *data, struct anon_vma *av,
+				       struct anon_vma *root, int refcount)
 {
 	mmp_this_stat()->ev[MMP_EV_anon_vma_put]++;
 }
 
-static void probe_anon_vma_free(void *data, struct anon_vma *av,
-				struct anon_vma *root, int refcount)
+static notrace void probe_anon_vma_free(void *data, struct anon_vma *av,
+					struct anon_vma *root, int refcount)
 {
 	mmp_this_stat()->ev[MMP_EV_anon_vma_free]++;
 	if (av == root && static_branch_likely(&mmp_top_on))
 		mmp_top_died(av);
 }
 
-static void probe_anon_vma_reuse(void *data, struct anon_vma *av,
-				 struct anon_vma *root,
-				 unsigned long num_children)
+static notrace void probe_anon_vma_reuse(void *data, struct anon_vma *av,
+					 struct anon_vma *root,
+					 unsigned long num_children)
 {
 	mmp_this_stat()->ev[MMP_EV_anon_vma_reuse]++;
 }
 
-static void probe_i_mmap_lock_start(void *data, struct address_space *mapping,
-				    unsigned long ino, dev_t dev, bool write)
+static notrace void probe_i_mmap_lock_start(void *data,
+					    struct address_space *mapping,
+					    unsigned long ino, dev_t dev,
+					    bool write)
 {
-	struct mmp_stat *p = mmp_this_stat();
-
-	on_lock_start(p, MMP_I_MMAP, mapping, write);
+	i_mmap_start(mapping, write, false);
 }
 
-static void probe_i_mmap_lock_acquired(void *data,
-				       struct address_space *mapping,
-				       unsigned long ino, dev_t dev, bool write,
-				       bool success, bool contended)
+static notrace void tsc_i_mmap_lock_start(void *data,
+					  struct address_space *mapping,
+					  unsigned long ino, dev_t dev,
+					  bool write)
 {
-	struct mmp_stat *p = mmp_this_stat();
-
-	on_lock_acquired(p, MMP_I_MMAP, mapping, write, success, contended);
+	i_mmap_start(mapping, write, true);
 }
 
-static void probe_i_mmap_lock_released(void *data,
-				       struct address_space *mapping,
-				       unsigned long ino, dev_t dev, bool write)
+static notrace void probe_i_mmap_lock_acquired(void *data,
+					       struct address_space *mapping,
+					       unsigned long ino, dev_t dev,
+					       bool write, bool success,
+					       bool contended)
 {
-	struct mmp_stat *p = mmp_this_stat();
-
-	on_lock_released(p, MMP_I_MMAP, mapping, write);
+	i_mmap_acquired(mapping, write, success, contended, false);
 }
 
-static void probe_mmu_gather_start(void *data, struct mmu_gather *tlb,
-				   struct mm_struct *mm, bool fullmm)
+static notrace void tsc_i_mmap_lock_acquired(void *data,
+					     struct address_space *mapping,
+					     unsigned long ino, dev_t dev,
+					     bool write, bool success,
+					     bool contended)
+{
+	i_mmap_acquired(mapping, write, success, contended, true);
+}
+
+static notrace void probe_i_mmap_lock_released(void *data,
+					       struct address_space *mapping,
+					       unsigned long ino, dev_t dev,
+					       bool write)
+{
+	i_mmap_released(mapping, write, false);
+}
+
+static notrace void tsc_i_mmap_lock_released(void *data,
+					     struct address_space *mapping,
+					     unsigned long ino, dev_t dev,
+					     bool write)
+{
+	i_mmap_released(mapping, write, true);
+}
+
+/* The gather probes test the clock: one probe per event serves both. */
+#define tsc_mmu_gather_start probe_mmu_gather_start
+#define tsc_mmu_gather_finish probe_mmu_gather_finish
+
+static notrace void probe_mmu_gather_start(void *data, struct mmu_gather *tlb,
+					   struct mm_struct *mm, bool fullmm)
 {
 	struct mmp_stat *p = mmp_this_stat();
 	struct mmp_flight *f;
@@ -222,7 +503,7 @@ static void probe_mmu_gather_start(void *data, struct mmu_gather *tlb,
 	p->ev[MMP_EV_mmu_gather_start]++;
 	if (fullmm)
 		p->gathers_fullmm++;
-	f = mmp_flight_begin(tlb, km_of(MMP_HOLD_GATHER, 0));
+	f = mmp_flight_begin(key_of(tlb, MMP_HOLD_GATHER, false));
 	if (!f) {
 		p->untracked_table_full++;
 		return;
@@ -230,10 +511,10 @@ static void probe_mmu_gather_start(void *data, struct mmu_gather *tlb,
 	f->t0 = mmp_now();
 }
 
-static void probe_mmu_gather_finish(void *data, struct mmu_gather *tlb,
-				    struct mm_struct *mm, bool fullmm,
-				    bool nested, unsigned long pages,
-				    unsigned int flushes)
+static notrace void probe_mmu_gather_finish(void *data, struct mmu_gather *tlb,
+					    struct mm_struct *mm, bool fullmm,
+					    bool nested, unsigned long pages,
+					    unsigned int flushes)
 {
 	struct mmp_stat *p = mmp_this_stat();
 	struct mmp_flight *f;
@@ -243,21 +524,21 @@ static void probe_mmu_gather_finish(void *data, struct mmu_gather *tlb,
 	if (nested)
 		p->gathers_nested++;
 	now = mmp_now();
-	f = mmp_flight_find(tlb, km_of(MMP_HOLD_GATHER, 0));
+	f = mmp_flight_find(key_of(tlb, MMP_HOLD_GATHER, false));
 	if (!f) {
 		p->untracked_no_start++;
 		return;
 	}
 	ns = mmp_elapsed(p, f->t0, now);
 	mmp_flight_end(f);
-	mmp_hist_add(p->hist[MMP_H_GATHER_NS], ns);
+	mmp_hist_ns(p->hist[MMP_H_GATHER_NS], ns);
 	if (ns > p->gather_ns_max)
 		p->gather_ns_max = ns;
 }
 
-static void probe_mmu_gather_flush(void *data, struct mmu_gather *tlb,
-				   struct mm_struct *mm, unsigned long pages,
-				   unsigned int batches)
+static notrace void probe_mmu_gather_flush(void *data, struct mmu_gather *tlb,
+					   struct mm_struct *mm, unsigned long pages,
+					   unsigned int batches)
 {
 	struct mmp_stat *p = mmp_this_stat();
 
@@ -266,9 +547,9 @@ static void probe_mmu_gather_flush(void *data, struct mmu_gather *tlb,
 	mmp_hist_add(p->hist[MMP_H_FLUSH_PAGES], pages);
 }
 
-static void probe_mmu_gather_batch_alloc(void *data, struct mmu_gather *tlb,
-					 struct mm_struct *mm,
-					 unsigned int batch_count, bool success)
+static notrace void probe_mmu_gather_batch_alloc(void *data, struct mmu_gather *tlb,
+						 struct mm_struct *mm,
+						 unsigned int batch_count, bool success)
 {
 	struct mmp_stat *p = mmp_this_stat();
 
@@ -279,9 +560,9 @@ static void probe_mmu_gather_batch_alloc(void *data, struct mmu_gather *tlb,
 		p->batch_alloc_failed++;
 }
 
-static void probe_mmu_gather_resched(void *data, struct mmu_gather *tlb,
-				     struct mm_struct *mm, unsigned int pages,
-				     bool need_resched)
+static notrace void probe_mmu_gather_resched(void *data, struct mmu_gather *tlb,
+					     struct mm_struct *mm, unsigned int pages,
+					     bool need_resched)
 {
 	struct mmp_stat *p = mmp_this_stat();
 
@@ -291,14 +572,14 @@ static void probe_mmu_gather_resched(void *data, struct mmu_gather *tlb,
 		p->resched_pending++;
 }
 
-static void probe_mm_take_all_locks_start(void *data, struct mm_struct *mm)
+static notrace void probe_mm_take_all_locks_start(void *data, struct mm_struct *mm)
 {
 	mmp_this_stat()->ev[MMP_EV_mm_take_all_locks_start]++;
 }
 
-static void probe_mm_take_all_locks_acquired(void *data, struct mm_struct *mm,
-					     unsigned int roots,
-					     unsigned int mappings, int ret)
+static notrace void probe_mm_take_all_locks_acquired(void *data, struct mm_struct *mm,
+						     unsigned int roots,
+						     unsigned int mappings, int ret)
 {
 	struct mmp_stat *p = mmp_this_stat();
 
@@ -308,8 +589,8 @@ static void probe_mm_take_all_locks_acquired(void *data, struct mm_struct *mm,
 	mmp_alllocks_record(current->pid, roots, mappings, ret);
 }
 
-static void probe_mm_drop_all_locks(void *data, struct mm_struct *mm,
-				    unsigned int roots, unsigned int mappings)
+static notrace void probe_mm_drop_all_locks(void *data, struct mm_struct *mm,
+					    unsigned int roots, unsigned int mappings)
 {
 	mmp_this_stat()->ev[MMP_EV_mm_drop_all_locks]++;
 }
@@ -317,16 +598,18 @@ static void probe_mm_drop_all_locks(void *data, struct mm_struct *mm,
 /*
  * mode=counting: the twins of the timed probes. No clock, no table; the
  * lock events' counters are the ones the timed probes keep, so the stats
- * file reads the same in both modes (with no waits or holds timed).
+ * file reads the same in both modes (with no waits or holds timed). The
+ * bodies take write as a constant too, as the timed ones do: the mode's
+ * counters at constant offsets.
  */
-static void count_anon_vma_lock_start(void *data, struct anon_vma *av,
-				      struct anon_vma *root, bool write)
+static __always_inline void count_start(int kind, bool write, bool unused)
 {
-	mmp_this_stat()->lock[MMP_ANON_VMA][write].started++;
+	mmp_this_stat()->lock[kind][write].started++;
 }
 
-static __always_inline void count_acquired(int kind, bool write, bool success,
-					   bool contended)
+static __always_inline void count_acquired(int kind, bool success,
+					   bool contended, bool write,
+					   bool unused)
 {
 	struct mmp_lockstat *l = &mmp_this_stat()->lock[kind][write];
 
@@ -337,42 +620,79 @@ static __always_inline void count_acquired(int kind, bool write, bool success,
 		l->trylock_failed++;
 }
 
-static void count_anon_vma_lock_acquired(void *data, struct anon_vma *av,
-					 struct anon_vma *root, bool write,
-					 bool success, bool contended)
+static __always_inline void count_released(int kind, bool write, bool unused)
 {
-	count_acquired(MMP_ANON_VMA, write, success, contended);
+	mmp_this_stat()->lock[kind][write].released++;
 }
 
-static void count_anon_vma_lock_released(void *data, struct anon_vma *av,
-					 struct anon_vma *root, bool write)
+static notrace void count_anon_vma_lock_start(void *data, struct anon_vma *av,
+					      struct anon_vma *root, bool write)
 {
-	mmp_this_stat()->lock[MMP_ANON_VMA][write].released++;
+	if (write)
+		count_start(MMP_ANON_VMA, true, false);
+	else
+		count_start(MMP_ANON_VMA, false, false);
 }
 
-static void count_i_mmap_lock_start(void *data, struct address_space *mapping,
-				    unsigned long ino, dev_t dev, bool write)
+static notrace void count_anon_vma_lock_acquired(void *data,
+						 struct anon_vma *av,
+						 struct anon_vma *root,
+						 bool write, bool success,
+						 bool contended)
 {
-	mmp_this_stat()->lock[MMP_I_MMAP][write].started++;
+	if (write)
+		count_acquired(MMP_ANON_VMA, success, contended, true, false);
+	else
+		count_acquired(MMP_ANON_VMA, success, contended, false, false);
 }
 
-static void count_i_mmap_lock_acquired(void *data,
-				       struct address_space *mapping,
-				       unsigned long ino, dev_t dev, bool write,
-				       bool success, bool contended)
+static notrace void count_anon_vma_lock_released(void *data,
+						 struct anon_vma *av,
+						 struct anon_vma *root,
+						 bool write)
 {
-	count_acquired(MMP_I_MMAP, write, success, contended);
+	if (write)
+		count_released(MMP_ANON_VMA, true, false);
+	else
+		count_released(MMP_ANON_VMA, false, false);
 }
 
-static void count_i_mmap_lock_released(void *data,
-				       struct address_space *mapping,
-				       unsigned long ino, dev_t dev, bool write)
+static notrace void count_i_mmap_lock_start(void *data,
+					    struct address_space *mapping,
+					    unsigned long ino, dev_t dev,
+					    bool write)
 {
-	mmp_this_stat()->lock[MMP_I_MMAP][write].released++;
+	if (write)
+		count_start(MMP_I_MMAP, true, false);
+	else
+		count_start(MMP_I_MMAP, false, false);
 }
 
-static void count_mmu_gather_start(void *data, struct mmu_gather *tlb,
-				   struct mm_struct *mm, bool fullmm)
+static notrace void count_i_mmap_lock_acquired(void *data,
+					       struct address_space *mapping,
+					       unsigned long ino, dev_t dev,
+					       bool write, bool success,
+					       bool contended)
+{
+	if (write)
+		count_acquired(MMP_I_MMAP, success, contended, true, false);
+	else
+		count_acquired(MMP_I_MMAP, success, contended, false, false);
+}
+
+static notrace void count_i_mmap_lock_released(void *data,
+					       struct address_space *mapping,
+					       unsigned long ino, dev_t dev,
+					       bool write)
+{
+	if (write)
+		count_released(MMP_I_MMAP, true, false);
+	else
+		count_released(MMP_I_MMAP, false, false);
+}
+
+static notrace void count_mmu_gather_start(void *data, struct mmu_gather *tlb,
+					   struct mm_struct *mm, bool fullmm)
 {
 	struct mmp_stat *p = mmp_this_stat();
 
@@ -380,10 +700,10 @@ static void count_mmu_gather_start(void *data, struct mmu_gather *tlb,
 	p->gathers_fullmm += fullmm;
 }
 
-static void count_mmu_gather_finish(void *data, struct mmu_gather *tlb,
-				    struct mm_struct *mm, bool fullmm,
-				    bool nested, unsigned long pages,
-				    unsigned int flushes)
+static notrace void count_mmu_gather_finish(void *data, struct mmu_gather *tlb,
+					    struct mm_struct *mm, bool fullmm,
+					    bool nested, unsigned long pages,
+					    unsigned int flushes)
 {
 	struct mmp_stat *p = mmp_this_stat();
 
@@ -407,8 +727,9 @@ static void count_mmu_gather_finish(void *data, struct mmu_gather *tlb,
 	}
 #define MMP_EVENT(name) MMP_REG(name, probe_##name)
 #define MMP_TIMED_EVENT(name)						\
-	MMP_REG(name, static_key_enabled(&mmp_timed) ? probe_##name :	\
-						       count_##name)
+	MMP_REG(name, !static_key_enabled(&mmp_timed) ? count_##name :	\
+		      static_key_enabled(&mmp_clock_tsc) ? tsc_##name :	\
+		      probe_##name)
 #include "mmp_events.h"
 #undef MMP_TIMED_EVENT
 #undef MMP_EVENT

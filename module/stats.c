@@ -85,6 +85,32 @@ void mmp_stats_read_end(void)
 	mutex_unlock(&mmp_read_lock);
 }
 
+static u64 hist_sum(const u64 *hist)
+{
+	u64 n = 0;
+	int i;
+
+	for (i = 0; i < MMP_HIST_SLOTS; i++)
+		n += hist[i];
+	return n;
+}
+
+/* What the timed probes count in the histograms only (mmpreempt.h) */
+static void derive_lock_counts(struct mmp_stat *s)
+{
+	int k, w;
+
+	for (k = 0; k < MMP_NR_KINDS; k++) {
+		for (w = 0; w < 2; w++) {
+			struct mmp_lockstat *l = &s->lock[k][w];
+
+			l->contended += hist_sum(l->wait_hist);
+			l->released += hist_sum(l->hold_hist) +
+				       l->released_untracked;
+		}
+	}
+}
+
 /* The lock events' raw counts, from the counters their probes keep. */
 static void derive_lock_events(struct mmp_stat *s)
 {
@@ -116,6 +142,7 @@ static int stats_show(struct seq_file *m, void *v)
 
 	mutex_lock(&mmp_read_lock);
 	snapshot();
+	derive_lock_counts(s);
 	derive_lock_events(s);
 	for (i = 0; i < MMP_NR_EVENTS; i++)
 		seq_printf(m, "events.%s %llu\n", mmp_event_names[i], s->ev[i]);
@@ -136,7 +163,8 @@ static int stats_show(struct seq_file *m, void *v)
 			seq_printf(m, "%s.lock.%s.hold_ns_total %llu\n", kn, mn, l->hold_ns);
 			seq_printf(m, "%s.lock.%s.hold_ns_max %llu\n", kn, mn,
 				   s->hold_max[k][w]);
-			seq_printf(m, "%s.lock.%s.holds_timed %llu\n", kn, mn, l->holds);
+			seq_printf(m, "%s.lock.%s.holds_timed %llu\n", kn, mn,
+				   hist_sum(l->hold_hist));
 		}
 	}
 	seq_printf(m, "anon_vma.alloc %llu\n", s->ev[MMP_EV_anon_vma_alloc]);
@@ -164,7 +192,11 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "mm_all_locks.mappings %llu\n", s->alllocks_mappings);
 	seq_printf(m, "holds.untracked.table_full %llu\n", s->untracked_table_full);
 	seq_printf(m, "holds.untracked.no_start %llu\n", s->untracked_no_start);
-	seq_printf(m, "holds.untracked.no_hold %llu\n", s->untracked_no_hold);
+	seq_printf(m, "holds.untracked.no_hold %llu\n",
+		   s->lock[MMP_ANON_VMA][0].released_untracked +
+		   s->lock[MMP_ANON_VMA][1].released_untracked +
+		   s->lock[MMP_I_MMAP][0].released_untracked +
+		   s->lock[MMP_I_MMAP][1].released_untracked);
 	seq_printf(m, "holds.in_flight %u\n", mmp_holds_in_flight());
 	seq_printf(m, "mode.timed %d\n", static_key_enabled(&mmp_timed));
 	seq_printf(m, "clock.tsc %d\n", static_key_enabled(&mmp_clock_tsc));
@@ -278,6 +310,8 @@ void mmp_stats_debugfs(struct dentry *dir)
 
 int mmp_stats_init(void)
 {
+	int cpu;
+
 	copies[0] = alloc_percpu(struct mmp_stat);
 	copies[1] = alloc_percpu(struct mmp_stat);
 	mmp_sum = kzalloc(sizeof(*mmp_sum), GFP_KERNEL);
@@ -285,6 +319,10 @@ int mmp_stats_init(void)
 	if (!copies[0] || !copies[1] || !mmp_sum) {
 		mmp_stats_exit();
 		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu) {
+		per_cpu_ptr(copies[0], cpu)->last_flight = &mmp_flight_none;
+		per_cpu_ptr(copies[1], cpu)->last_flight = &mmp_flight_none;
 	}
 	return 0;
 }

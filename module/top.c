@@ -49,12 +49,6 @@ struct bucket {
 	struct root_entry e[BUCKET_SLOTS];
 };
 
-/* One per entry slot, CPU and copy; written by that CPU's probes only. */
-struct mmp_root_sum {
-	unsigned int gen;
-	u64 wait_ns, hold_ns, holds;
-};
-
 static struct bucket *buckets;
 static unsigned int bucket_bits;
 static atomic64_t next_id;
@@ -225,6 +219,18 @@ static void add_sum(struct mmp_stat *p, const struct root_entry *e,
 	WRITE_ONCE(s->holds, s->holds + 1);
 }
 
+/* The entry @root's sums go to from now on, at its seqcount's value @seqv */
+static void cache_fill(struct mmp_stat *p, const void *root,
+		       const struct root_entry *e, unsigned int seqv)
+{
+	struct mmp_top_cache *c = &p->top_cache;
+
+	c->root = root;
+	c->seq = &e->seq;
+	c->seqv = seqv;
+	c->sum = &p->top_sums[e->slot];
+}
+
 static noinline void account_locked(struct mmp_stat *p, struct bucket *b,
 				    const void *root, u64 wait_ns, u64 hold_ns)
 {
@@ -234,6 +240,8 @@ static noinline void account_locked(struct mmp_stat *p, struct bucket *b,
 	e = lookup(b, root, false);
 	if (e) {
 		add_sum(p, e, e->gen, wait_ns, hold_ns);
+		/* writers of the entry hold the lock: its seqcount is even */
+		cache_fill(p, root, e, raw_read_seqcount(&e->seq));
 	} else {
 		p->top_lost[0]++;
 		p->top_lost[1] += hold_ns;
@@ -242,12 +250,9 @@ static noinline void account_locked(struct mmp_stat *p, struct bucket *b,
 	raw_spin_unlock(&b->lock);
 }
 
-/*
- * Once per acquisition of @root, at its release, into @p (this CPU's live
- * copy); preemption is off.
- */
-void mmp_top_account(struct mmp_stat *p, const void *root, u64 wait_ns,
-		     u64 hold_ns)
+/* mmp_top_account() for a root other than this CPU's last, or changed */
+void mmp_top_account_slow(struct mmp_stat *p, const void *root, u64 wait_ns,
+			  u64 hold_ns)
 {
 	struct bucket *b = bucket_of(root);
 	int i;
@@ -264,6 +269,7 @@ void mmp_top_account(struct mmp_stat *p, const void *root, u64 wait_ns,
 		    read_seqcount_retry(&e->seq, seq))
 			break;
 		add_sum(p, e, gen, wait_ns, hold_ns);
+		cache_fill(p, root, e, seq);
 		return;
 	}
 	/* first use of a root born before the load, or an entry changing */
@@ -384,6 +390,7 @@ void mmp_top_clear(void)
 /* @copy's sums of every entry, once no probe can write them */
 void mmp_top_zero_sums(struct mmp_stat *copy)
 {
+	copy->top_cache = (struct mmp_top_cache){};
 	if (copy->top_sums)
 		memset(copy->top_sums, 0,
 		       array_size(BUCKET_SLOTS << bucket_bits,

@@ -37,7 +37,7 @@ rows() { awk -v want="$2" -v f="$1" '
 ROUNDS=1 N=2000 sh /mnt/repo/bench/module-cost-guest.sh >"$RES/bench-module-cost.txt" 2>&1 ||
 	{ cat "$RES/bench-module-cost.txt"; fail "bench/module-cost-guest.sh failed"; }
 cat "$RES/bench-module-cost.txt"
-rows "$RES/bench-module-cost.txt" 7 || fail "module-cost: table incomplete"
+rows "$RES/bench-module-cost.txt" 9 || fail "module-cost: table incomplete"
 ROUNDS=1 OPS=50 OTHER='' sh /mnt/repo/bench/root-contention-guest.sh >"$RES/bench-root-contention.txt" 2>&1 ||
 	{ cat "$RES/bench-root-contention.txt"; fail "bench/root-contention-guest.sh failed"; }
 cat "$RES/bench-root-contention.txt"
