@@ -18,12 +18,25 @@ load_test_hmm
 cd /tmp || exit 1
 alllocks_ready alllocks.out --roots 600 --files 20
 pid=$ALLOCKS_PID
+# Hundreds of locks held at once and released in the order taken: every
+# release but the last is of a lock the CPU did not touch last, so each
+# must find its own slot (the probes' per-CPU hint must not stand in)
+held() { echo "$(stat_of anon_vma.lock.write.holds_timed) $(stat_of i_mmap.lock.write.holds_timed) $(stat_of holds.untracked.no_hold) $(stat_of holds.in_flight)"; }
+# shellcheck disable=SC2046 # the four counters, split on purpose
+set -- $(held)
 echo $pid >$DBG/take_all_locks || fail "take_all_locks refused pid $pid"
 cat $DBG/take_all_locks | tee "$RES/mod-take-all-locks.txt"
 r=$(awk '$1 == "anon_vma_roots" { print $2 }' $DBG/take_all_locks)
 m=$(awk '$1 == "mappings" { print $2 }' $DBG/take_all_locks)
 [ "$r" -ge 600 ] || fail "$r anon_vma roots locked, want >= 600"
 [ "$m" -ge 20 ] || fail "$m mappings locked, want >= 20"
+# shellcheck disable=SC2046 # the four counters, split on purpose
+set -- "$@" $(held)
+echo "measured: write holds timed anon_vma +$(($5 - $1)) i_mmap +$(($6 - $2)), untracked releases +$(($7 - $3)), in flight $4 -> $8"
+[ $(($5 - $1)) -ge "$r" ] || fail "$r anon_vma roots locked, $(($5 - $1)) write holds timed"
+[ $(($6 - $2)) -ge "$m" ] || fail "$m mappings locked, $(($6 - $2)) write holds timed"
+expect "releases whose hold was not found" $(($7 - $3)) 0
+expect "intervals left in flight" "$8" "$4"
 expect ret "$(awk '$1 == "ret" { print $2 }' $DBG/take_all_locks)" 0
 # Every write resolves the pid: no reference may stay behind. A leaked
 # reference keeps its struct pid allocated after the process is reaped:
