@@ -66,7 +66,14 @@ for k in anon_vma i_mmap; do
 		timed=$((timed + $(stat_of $k.lock.$m.holds_timed)))
 	done
 done
-expect "table full: releases timed + untracked" "$((timed + $(stat_of holds.untracked.no_hold)))" $rel
+# released is holds_timed plus the untracked releases by construction (the
+# stats file sums them), so what is checked here is where the untracked come
+# from: each is a hold whose claim the full table refused
+nh=$(stat_of holds.untracked.no_hold)
+[ "$nh" -le "$full" ] ||
+	fail "table full: $nh releases untracked, more than the $full claims refused"
+echo "measured: table full: $full claims refused, $nh releases untracked"
+[ "$timed" -ge 1 ] || fail "table full: no hold timed at all"
 expect "table full: in flight at the end" "$(stat_of holds.in_flight)" 0
 echo "ok: a 16-slot table overflowed ($full untracked), nothing else lost"
 unload_module

@@ -7,13 +7,14 @@
 #   on small mms at the same time: the result is the writer's own call's;
 #   200 targets written once each and reaped leave no struct pid behind
 #   (the pid cache's objects in use grow by less than 50; each write used to
-#   leak one); bad pids get clear errors
+#   leak one); bad pids get clear errors; every hold is the lock's own, in
+#   stats and per root in top
 # requires: mmpreempt.ko test_hmm.ko alllocks
 # timeout: 120
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/module.sh"
 . "$(dirname "$0")/lib/hmm.sh"
-load_module
+load_module top_n=4096
 load_test_hmm
 cd /tmp || exit 1
 alllocks_ready alllocks.out --roots 600 --files 20
@@ -37,6 +38,16 @@ echo "measured: write holds timed anon_vma +$(($5 - $1)) i_mmap +$(($6 - $2)), u
 [ $(($6 - $2)) -ge "$m" ] || fail "$m mappings locked, $(($6 - $2)) write holds timed"
 expect "releases whose hold was not found" $(($7 - $3)) 0
 expect "intervals left in flight" "$8" "$4"
+# Per root: mm_take_all_locks() locks each root once, so three calls give
+# each of the target's roots exactly three holds in top, whichever root the
+# CPU added to last (the probes' per-CPU root cache must not stand in)
+echo 1 >$DBG/reset
+for i in 1 2 3; do
+	echo $pid >$DBG/take_all_locks || fail "take_all_locks refused pid $pid (call $i of 3)"
+done
+three=$(awk 'NR > 1 && !/^#/ && $4 == 3 { n++ } END { print n + 0 }' $DBG/top)
+echo "measured: $three roots in top with exactly 3 holds after 3 calls on $r roots"
+[ "$three" -ge "$r" ] || fail "top: $three roots with exactly 3 holds, want the $r locked by each call"
 expect ret "$(awk '$1 == "ret" { print $2 }' $DBG/take_all_locks)" 0
 # Every write resolves the pid: no reference may stay behind. A leaked
 # reference keeps its struct pid allocated after the process is reaped:
