@@ -14,6 +14,9 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/module.sh"
 . "$(dirname "$0")/lib/hmm.sh"
+# top_n: every root in top's rows; an earlier test may have left the
+# module loaded with the default 20
+unload_module
 load_module top_n=4096
 load_test_hmm
 cd /tmp || exit 1
