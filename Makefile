@@ -103,7 +103,7 @@ module-debug:
 
 module-only:
 	@$(MAKE) --no-print-directory -C module KDIR=$(CACHE)/obj
-	@cp module/mmpreempt.ko $(BUILD)/
+	@mkdir -p $(BUILD) && cp module/mmpreempt.ko $(BUILD)/
 	@$(MAKE) --no-print-directory -C tests/modules KDIR=$(CACHE)/obj
 	@$(MAKE) --no-print-directory -C $(CACHE)/obj M=$(CURDIR)/bench/event_bench W=1 modules
 	@mkdir -p $(BUILD)/modules && cp tests/modules/*.ko bench/event_bench/*.ko $(BUILD)/modules/

@@ -8,9 +8,10 @@
 # VARIANT=stock: guest/kernel.config on the unpatched baseline;
 # VARIANT=lockstat: guest/kernel-lockstat.config over the normal one), and
 # builds bzImage and modules with ccache out of tree, one object directory per
-# variant. The result is stored under $CACHE/kernel/<key>, where key
-# hashes everything it is built from; a second run with the same inputs, from
-# any clone, does nothing. Needs: the packages of `make deps`.
+# variant, and keeps the headers bpftrace needs beside the image. The result
+# is stored under $CACHE/kernel/<key>, where key hashes everything it is built
+# from; a second run with the same inputs, from any clone, does nothing.
+# Needs: the packages of `make deps`.
 #
 # Prints the path of the build directory (KDIR for external modules) last.
 set -eu
@@ -54,6 +55,13 @@ cp "$obj/arch/x86/boot/bzImage" "$obj/.config" "$obj/System.map" "$out.tmp/"
 # In-tree test modules the guest tests load (test_hmm: a user-space way to
 # reach mmu_notifier_register(), hence mm_take_all_locks()).
 find "$obj" -name '*.ko' -exec cp {} "$out.tmp/" \;
+# The headers bpftrace compiles its struct casts against, laid out as one
+# tree (the source's, then the generated ones of this build): the guest
+# mounts it as /lib/modules/<release>/build (guest/run.sh, guest/init).
+for d in "$tree" "$obj"; do
+	(cd "$d" && find include arch/x86/include -name '*.h' | cpio --quiet -pdm "$out.tmp/headers") ||
+		die "cannot copy the kernel headers of $d"
+done
 # The tree's own GUP-fast selftest, for the guest (static: no guest libs).
 gcc -O2 -static -I"$tree" -I"$tree/tools/testing/selftests" \
 	-o "$out.tmp/gup_test" "$tree/tools/testing/selftests/vm/gup_test.c" -lpthread ||

@@ -115,6 +115,10 @@ printf 'accel=%s\nsmp=%s\nnuma=%s\nmem_mib=%s\nicount=%s\nqemu=%s\nappend=%s\n' 
 	"$accel${accel_opt#"$accel"}" "$SMP" "$NUMA" "$MEM" "${ICOUNT:-0}" \
 	"$(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')" "$append" \
 	>"$results/qemu.env"
+# The kernel's headers for bpftrace (guest/kernel.sh keeps them beside the
+# image; a KERNEL= of another build has none, and bpftrace says so there).
+khdr=$(dirname "$kernel")/headers
+[ -d "$khdr" ] || khdr=""
 chan=$(mktemp -d)
 trap 'rm -rf "$chan"; rm -f "$results/.cmd"' EXIT
 : >"$results/console.log"
@@ -133,6 +137,7 @@ timeout -k 5 "$TIMEOUT" qemu-system-x86_64 -machine q35 -accel "$accel_opt" $cpu
 	-virtfs "local,path=$TOP,mount_tag=repo,security_model=none,readonly=on" \
 	-virtfs "local,path=$ART,mount_tag=art,security_model=none,readonly=on" \
 	-virtfs "local,path=$results,mount_tag=results,security_model=none" \
+	${khdr:+-virtfs} ${khdr:+"local,path=$khdr,mount_tag=kheaders,security_model=none,readonly=on"} \
 	-device virtio-serial-pci \
 	-chardev "file,id=status,path=$chan/status" \
 	-device virtserialport,chardev=status,name=mmpreempt.status \
