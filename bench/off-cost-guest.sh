@@ -16,7 +16,9 @@ r=0
 while [ $r -lt "$ROUNDS" ]; do
 	for p in $paths; do
 		sync
-		echo "$(uname -r) ${p%%:*} $($B/mmops --ops "${p#*:}" "${p%%:*}" | awk '{ print $(NF - 3) }')"
+		# release, path, the median single operation, the mean
+		echo "$(uname -r) ${p%%:*} $($B/mmops --ops "${p#*:}" "${p%%:*}" |
+			awk '{ gsub(/,/, ""); print $(NF - 2), $(NF - 7) }')"
 	done
 	r=$((r + 1))
 done

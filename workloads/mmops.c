@@ -16,7 +16,11 @@
  *          back with move_pages(2): anon_vma refcounts and rmap walks
  *          (needs a second NUMA node)
  *
- * Prints "mmops: MODE N ops, X ns per op" (the clock is CLOCK_MONOTONIC).
+ * Prints "mmops: MODE N ops, X ns per op, median M, min L" (the clock is
+ * CLOCK_MONOTONIC): the mean, and the median and minimum of the operations
+ * timed one by one. Under icount the mean carries whatever else the guest did
+ * meanwhile (a timer tick, a work item, a pcp refill), in some rounds and not
+ * others; the median of single operations leaves those out.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -39,7 +43,7 @@ static void usage(FILE *f)
 		"mmops: time one mm path N times\n"
 		"usage: mmops [--ops N] fork|fault|file|migrate\n"
 		"  --ops N  operations (default 100)\n"
-		"Prints the ns per operation.\n");
+		"Prints the mean, median and minimum ns per operation.\n");
 }
 
 static void op_fork(char *mem)
@@ -91,6 +95,13 @@ static void op_file(int fd)
 		die("mmops: munmap: %s\n", strerror(errno));
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static void op_migrate(void **pages, int n)
 {
 	int nodes[128], status[128];
@@ -121,7 +132,7 @@ int main(int argc, char **argv)
 	const char *mode;
 	char *mem = NULL;
 	int c, fd = -1;
-	double t0, t1;
+	double t0, t1, *each;
 
 	page = sysconf(_SC_PAGESIZE);
 	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
@@ -165,8 +176,13 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	each = malloc(ops * sizeof(*each));
+	if (!each)
+		die("mmops: out of memory\n");
 	t0 = now_ms();
 	for (long i = 0; i < ops; i++) {
+		double o = now_ms();
+
 		if (kind == FORK)
 			op_fork(mem);
 		else if (kind == FAULT)
@@ -175,9 +191,13 @@ int main(int argc, char **argv)
 			op_file(fd);
 		else
 			op_migrate(pages, 128);
+		each[i] = (now_ms() - o) * 1e6;
 	}
 	t1 = now_ms();
-	printf("mmops: %s %ld ops, %.1f ns per op\n", mode, ops,
-	       (t1 - t0) * 1e6 / ops);
+	qsort(each, ops, sizeof(*each), cmp_double);
+	printf("mmops: %s %ld ops, %.1f ns per op, median %.1f, min %.1f\n",
+	       mode, ops, (t1 - t0) * 1e6 / ops,
+	       ops % 2 ? each[ops / 2] : (each[ops / 2 - 1] + each[ops / 2]) / 2,
+	       each[0]);
 	return 0;
 }
