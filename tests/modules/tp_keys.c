@@ -6,10 +6,13 @@
  * event, "name 0" or "name 1": whether the event's static branch, as
  * patched into this module's own text, is taken. That is the state a
  * disabled event's callers see (a patched-out branch), not whether the
- * ring buffer would keep an event.
+ * ring buffer would keep an event. Then the same for the two keys the
+ * anon_vma helpers in <linux/rmap.h> test instead (one for the three lock
+ * events, one for the three refcount events: on while any of theirs is).
  */
 #include <linux/debugfs.h>
 #include <linux/module.h>
+#include <linux/rmap.h>
 #include <linux/seq_file.h>
 
 #include <trace/events/anon_vma.h>
@@ -20,6 +23,8 @@
 static struct dentry *file;
 
 #define KEY(name) seq_printf(m, "%s %d\n", #name, trace_##name##_enabled())
+#define SHARED_KEY(key) \
+	seq_printf(m, "%s %d\n", #key, !!static_branch_unlikely(&(key)))
 
 static int keys_show(struct seq_file *m, void *v)
 {
@@ -44,6 +49,8 @@ static int keys_show(struct seq_file *m, void *v)
 	KEY(mm_take_all_locks_start);
 	KEY(mm_take_all_locks_acquired);
 	KEY(mm_drop_all_locks);
+	SHARED_KEY(anon_vma_lock_trace_key);
+	SHARED_KEY(anon_vma_ref_trace_key);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(keys);
