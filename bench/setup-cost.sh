@@ -18,7 +18,7 @@
 #   installed here; the figure is its idempotent check) and the network's
 #   speed on another day (debootstrap downloads the image's packages).
 # NEEDS: git, the packages of make deps, the network. Uses both CPUs.
-# OVERHEAD: one cold build: about 20-25 minutes on 2 cores. SMOKE=1 (what
+# OVERHEAD: one cold build: about 17 minutes on 2 cores (2026-12-06). SMOKE=1 (what
 #   make test runs): the same steps in a fresh clone but with this
 #   machine's cache, warm, and one demo: 2-3 minutes, no cold figure.
 # Output: results/bench/setup-cost.txt (SMOKE=1: setup-cost.smoke.txt)
