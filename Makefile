@@ -55,7 +55,7 @@ help:
 	@echo ''
 	@echo 'Benchmarks (results/bench/; HOWTO.md, Benchmarks):'
 	@echo '  bench           - every benchmark, then summary.md, summary.json and the plots'
-	@echo '                    (SETUP=0: without the cold setup-cost build of 20-25 minutes)'
+	@echo '                    (SETUP=0: without the cold setup-cost build, about 17 minutes)'
 	@echo '  bench-sparc64   - gup_test on sparc64: stock 6.1 against the series'
 	@echo ''
 	@echo 'Cleaning:'
@@ -154,7 +154,7 @@ kernel-lockstat:
 # header): the events off against stock 6.1, the probes per event, two CPUs
 # on one root, every tracer and LOCK_STAT on workloads, the realtime
 # experiment, the setup from a clean clone (SETUP=0: not that one, which
-# is a cold build of 20-25 minutes); then the summary and the plots.
+# is a cold build of about 17 minutes); then the summary and the plots.
 bench: deps guest kernel-stock kernel-lockstat
 	@bench/off-cost.sh
 	@bench/module-cost.sh
