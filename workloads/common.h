@@ -7,10 +7,13 @@
 #define MMPREEMPT_WORKLOAD_COMMON_H
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define die(...) do { fprintf(stderr, __VA_ARGS__); exit(1); } while (0)
 
@@ -45,6 +48,55 @@ static inline double now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/*
+ * Reads @len bytes that children write to @fd (a pipe whose write end the
+ * caller has closed), within @ms in all, or exits naming what went wrong.
+ * A plain read() waited forever for a child that died before writing, as
+ * long as another child kept the write end open. So: a child that ended
+ * with a failure or a signal (seen without reaping it) fails the run at
+ * once; the end of the pipe (every child gone) and the time limit fail it
+ * too. A child that exits 0 after it wrote is no error.
+ */
+static inline void read_children(const char *prog, int fd, void *buf,
+				 size_t len, long ms)
+{
+	double end = now_ms() + ms;
+	char *p = buf;
+
+	while (len) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		double left = end - now_ms();
+		siginfo_t si = { 0 };
+		ssize_t n;
+		int r;
+
+		if (left <= 0)
+			die("%s: children did not report within %ld ms\n", prog, ms);
+		r = poll(&pfd, 1, left < 100 ? (int)left + 1 : 100);
+		if (r < 0 && errno != EINTR)
+			die("%s: poll: %s\n", prog, strerror(errno));
+		if (r > 0) {
+			n = read(fd, p, len);
+			if (n < 0 && errno != EINTR)
+				die("%s: read: %s\n", prog, strerror(errno));
+			if (n == 0)
+				die("%s: every child ended before it reported\n", prog);
+			if (n > 0) {
+				p += n;
+				len -= n;
+			}
+			continue;
+		}
+		if (!waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) &&
+		    si.si_pid &&
+		    (si.si_code != CLD_EXITED || si.si_status != 0))
+			die("%s: child %d %s %d before it reported\n", prog,
+			    (int)si.si_pid,
+			    si.si_code == CLD_EXITED ? "exited with status" :
+			    "was killed by signal", si.si_status);
+	}
 }
 
 #endif

@@ -17,12 +17,16 @@
 
 #include "common.h"
 
+/* the children's mappings are ready within this, even under TCG */
+#define READY_MS 120000
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"filemap: many processes map one file shared, then it is truncated under them\n"
 		"usage: filemap [--file PATH] [--procs P] [--pages N] [--rounds R] [--hold-ms T]\n"
-		"  --file PATH  the file (default /tmp/mmpreempt-filemap; created, kept)\n"
+		"  --file PATH  the file (created, kept; default: a file of this run's\n"
+		"               own, /tmp/mmpreempt-filemap.XXXXXX, removed at the end)\n"
 		"  --procs P    processes mapping it (default 4)\n"
 		"  --pages N    file size in pages (default 256)\n"
 		"  --rounds R   map+truncate rounds (default 1)\n"
@@ -35,7 +39,7 @@ static void round_once(const char *path, int procs, long pages, long hold)
 	long page = sysconf(_SC_PAGESIZE);
 	size_t len = (size_t)pages * page;
 	int ready[2], go[2], fd, st, bad = 0;
-	char b;
+	char b, *r;
 
 	fd = open(path, O_RDWR | O_CREAT, 0600);
 	if (fd < 0)
@@ -50,9 +54,13 @@ static void round_once(const char *path, int procs, long pages, long hold)
 		if (pid < 0)
 			die("filemap: fork: %s\n", strerror(errno));
 		if (pid == 0) {
-			char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				       MAP_SHARED, fd, 0);
+			char *m;
 
+			/* a parent that dies leaves go's read end at EOF */
+			close(ready[0]);
+			close(go[1]);
+			m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 fd, 0);
 			if (m == MAP_FAILED)
 				_exit(1);
 			for (size_t off = 0; off < len; off += page)
@@ -63,9 +71,13 @@ static void round_once(const char *path, int procs, long pages, long hold)
 			_exit(munmap(m, len) ? 1 : 0);
 		}
 	}
-	for (int i = 0; i < procs; i++)
-		if (read(ready[0], &b, 1) != 1)
-			die("filemap: a child died before mapping\n");
+	close(ready[1]);
+	close(go[0]);
+	r = malloc(procs);
+	if (!r)
+		die("filemap: out of memory\n");
+	read_children("filemap", ready[0], r, procs, READY_MS);
+	free(r);
 	/* every child maps every page now: truncate under them */
 	if (ftruncate(fd, 0))
 		die("filemap: truncate: %s\n", strerror(errno));
@@ -78,8 +90,6 @@ static void round_once(const char *path, int procs, long pages, long hold)
 	if (bad)
 		die("filemap: a child failed\n");
 	close(ready[0]);
-	close(ready[1]);
-	close(go[0]);
 	close(go[1]);
 	close(fd);
 }
@@ -95,7 +105,8 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *path = "/tmp/mmpreempt-filemap";
+	char tmp[] = "/tmp/mmpreempt-filemap.XXXXXX";
+	const char *path = NULL;
 	long procs = 4, pages = 256, rounds = 1, hold = 10;
 	struct stat sb;
 	int c;
@@ -129,10 +140,24 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/*
+	 * Two runs at once must not truncate one file under each other's
+	 * children: without --file each run has a file of its own.
+	 */
+	if (!path) {
+		int fd = mkstemp(tmp);
+
+		if (fd < 0)
+			die("filemap: mkstemp %s: %s\n", tmp, strerror(errno));
+		close(fd);
+		path = tmp;
+	}
 	for (long r = 0; r < rounds; r++)
 		round_once(path, (int)procs, pages, hold);
 	if (stat(path, &sb))
 		die("filemap: stat %s: %s\n", path, strerror(errno));
+	if (path == tmp && unlink(tmp))
+		die("filemap: unlink %s: %s\n", tmp, strerror(errno));
 	printf("filemap: %ld rounds, %ld processes, %ld pages, ino=%lu dev=%u:%u\n",
 	       rounds, procs, pages, (unsigned long)sb.st_ino,
 	       major(sb.st_dev), minor(sb.st_dev));

@@ -103,13 +103,16 @@ static int chain(char *mem, size_t len, long n)
 		if (pid < 0)
 			die("forktree: fork: %s\n", strerror(errno));
 		if (pid > 0) {
-			/* parent: once the child wrote, this generation is done */
+			/*
+			 * parent: once the child wrote, this generation is
+			 * done; a child that dies first leaves EOF
+			 */
+			close(wrote[1]);
 			if (read(wrote[0], &b, 1) != 1)
 				_exit(1);
 			if (gen > 1)
 				_exit(0);
 			close(wrote[0]);
-			close(wrote[1]);
 			break;		/* the root waits for the whole chain */
 		}
 		touch(mem, len, (int)gen);

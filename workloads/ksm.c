@@ -6,9 +6,12 @@
  * waits until ksmd has merged them: each merged page's rmap_item holds a
  * reference on its anon_vma (get_anon_vma()). The child exits; the parent
  * then unmerges everything (ksm run=2), which drops those references, and
- * restores ksmd's settings. Needs root and CONFIG_KSM.
+ * restores ksmd's settings. Needs root and CONFIG_KSM. ksmd's settings are
+ * the kernel's, one set for every run: runs at once take turns.
  */
+#include <fcntl.h>
 #include <getopt.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +19,28 @@
 #include "common.h"
 
 #define KSM "/sys/kernel/mm/ksm/"
+
+/*
+ * Waits for this run's turn, at most @ms: an unmerge of all (run=2) by one
+ * run would undo another's merges, and each restores settings the other
+ * changed. The lock is held until exit.
+ */
+static void ksm_turn(long ms)
+{
+	const char *path = "/tmp/mmpreempt-ksm.lock";
+	int fd = open(path, O_RDWR | O_CREAT, 0600);
+	double t0 = now_ms();
+
+	if (fd < 0)
+		die("ksm: %s: %s\n", path, strerror(errno));
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK)
+			die("ksm: flock %s: %s\n", path, strerror(errno));
+		if (now_ms() - t0 > ms)
+			die("ksm: another run held %s for %ld ms\n", path, ms);
+		sleep_ms(20);
+	}
+}
 
 static long ksm_read(const char *name)
 {
@@ -86,6 +111,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	ksm_turn(2 * timeout + 60000);	/* another run's whole length */
 	run = ksm_read("run");
 	scan = ksm_read("pages_to_scan");
 	sleep_ms_old = ksm_read("sleep_millisecs");
@@ -100,6 +126,9 @@ int main(int argc, char **argv)
 
 		if (m == MAP_FAILED)
 			_exit(1);
+		/* a parent that dies leaves done's read end at EOF */
+		close(go[0]);
+		close(done[1]);
 		memset(m, 0x5a, n * page);
 		if (madvise(m, n * page, MADV_MERGEABLE))
 			_exit(1);
@@ -107,6 +136,9 @@ int main(int argc, char **argv)
 			_exit(1);
 		_exit(0);
 	}
+	/* a child that dies first leaves go's read end at EOF: no hang */
+	close(go[1]);
+	close(done[0]);
 	if (read(go[0], &b, 1) != 1)
 		die("ksm: child failed to map\n");
 	ksm_write("pages_to_scan", n * 4);

@@ -108,6 +108,8 @@ static int race_mode(long n, long races, long page)
 				_exit(1);
 			_exit(0);
 		}
+		/* a child that dies first leaves the pipe at EOF: no hang */
+		close(ready[1]);
 		if (read(ready[0], &b, 1) != 1)
 			die("migrate: child failed\n");
 		for (long i = 0; i < n; i++) {
@@ -127,7 +129,6 @@ static int race_mode(long n, long races, long page)
 			die("migrate: child failed\n");
 		munmap(m, n * page);
 		close(ready[0]);
-		close(ready[1]);
 	}
 	printf("migrate: %ld races, %ld move_pages calls on exiting children\n",
 	       races, calls);
@@ -153,6 +154,7 @@ static int compact_race_mode(long n, long races, long page)
 				_exit(1);
 			_exit(0);
 		}
+		close(ready[1]);
 		if (read(ready[0], &b, 1) != 1)
 			die("migrate: child failed\n");
 		fd = open("/proc/sys/vm/compact_memory", O_WRONLY);
@@ -162,7 +164,6 @@ static int compact_race_mode(long n, long races, long page)
 		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
 			die("migrate: child failed\n");
 		close(ready[0]);
-		close(ready[1]);
 	}
 	printf("migrate: %ld compactions while a child exited\n", races);
 	return 0;

@@ -23,6 +23,9 @@
 
 #include "common.h"
 
+/* bounds the run's wait for its children (10 million pairs under TCG: less) */
+#define REPORT_MS (30 * 60 * 1000L)
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -110,19 +113,24 @@ int main(int argc, char **argv)
 		if (pid < 0)
 			die("rootstorm: fork: %s\n", strerror(errno));
 		if (!pid) {
+			/* a parent that dies leaves go's read end at EOF */
+			close(go[1]);
+			close(done[0]);
 			/* the child's own anon_vma, under the parent's root */
 			memset(mem, 2, 8 * page);
 			child(mem, page, ops, (int)(i % cpus), go[0], done[1]);
 		}
 	}
+	close(go[0]);
+	close(done[1]);
 	for (long i = 0; i < procs; i++)
 		if (write(go[1], "g", 1) != 1)
 			die("rootstorm: starting the children failed\n");
 	for (long i = 0; i < procs; i++) {
 		double t[2];
 
-		if (read(done[0], t, sizeof(t)) != sizeof(t))
-			die("rootstorm: a child died before reporting\n");
+		/* each report is one write of sizeof(t) <= PIPE_BUF bytes */
+		read_children("rootstorm", done[0], t, sizeof(t), REPORT_MS);
 		if (!i || t[1] < first)
 			first = t[1];
 		if (t[0] > last)
