@@ -562,13 +562,13 @@ static notrace void probe_mmu_gather_batch_alloc(void *data, struct mmu_gather *
 
 static notrace void probe_mmu_gather_resched(void *data, struct mmu_gather *tlb,
 					     struct mm_struct *mm, unsigned int pages,
-					     bool need_resched)
+					     bool resched_pending)
 {
 	struct mmp_stat *p = mmp_this_stat();
 
 	p->ev[MMP_EV_mmu_gather_resched]++;
 	mmp_hist_add(p->hist[MMP_H_RESCHED_PAGES], pages);
-	if (need_resched)
+	if (resched_pending)
 		p->resched_pending++;
 }
 
@@ -740,14 +740,24 @@ static int (*const regs[])(bool) = {
 #undef MMP_EVENT
 };
 
+/*
+ * Consumers first: mmp_events.h lists each family's events in the order
+ * they happen (start, acquired, released; a gather's start, its finish;
+ * alloc, attach, free), and they are attached from the last to the first.
+ * So no wait, hold, gather or top entry can begin while the event that
+ * ends it is not yet attached: it would keep its slot for good, and a
+ * later task_struct at the same address could match it and read a hold
+ * of seconds. An end whose beginning came before the attach is counted
+ * untracked instead. Detaching goes producers first, for the same reason.
+ */
 int mmp_probes_attach(void)
 {
 	int i, ret;
 
-	for (i = 0; i < ARRAY_SIZE(regs); i++) {
+	for (i = ARRAY_SIZE(regs) - 1; i >= 0; i--) {
 		ret = regs[i](true);
 		if (ret) {
-			while (--i >= 0)
+			while (++i < (int)ARRAY_SIZE(regs))
 				regs[i](false);
 			tracepoint_synchronize_unregister();
 			return ret;
@@ -756,7 +766,7 @@ int mmp_probes_attach(void)
 	return 0;
 }
 
-/* Returns once no probe can still be running. */
+/* Producers first; returns once no probe can still be running. */
 void mmp_probes_detach(void)
 {
 	int i;
