@@ -363,8 +363,9 @@ void mmp_top_debugfs(struct dentry *dir, unsigned int n)
 }
 
 /*
- * After a reset (which zeroed the sums with every counter): dead roots go,
- * and their slots' sums with them.
+ * Before a reset (which zeroes the sums with every counter): dead roots go,
+ * and their slots' sums with them. Roots that die after this keep their
+ * entry, with the sums the new copy gives them.
  */
 void mmp_top_clear(void)
 {

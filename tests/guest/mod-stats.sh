@@ -7,8 +7,13 @@
 #   takes an i_mmap read lock, migration takes references), holds are
 #   timed in every kind and mode, none untracked, no pointer printed; with
 #   the probes detached, top's rows plus what it says is in no row sum to
-#   the anon_vma holds, hold and wait times of stats, exactly
-# requires: mmpreempt.ko forktree unmap filemap migrate
+#   the anon_vma holds, hold and wait times of stats, exactly, after those
+#   workloads and again after each of 5 resets made while short processes
+#   are exec'd in a loop on CPU 1 (roots released and freed during the
+#   reset's grace period: before,
+#   reset cleared top's dead roots after the flip, and their holds were in
+#   stats but in no row and not in the lost line)
+# requires: mmpreempt.ko forktree unmap filemap migrate taskset cpus=2
 # timeout: 120
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/module.sh"
@@ -22,11 +27,6 @@ forktree --depth 3 --width 2 >/dev/null && unmap --mib 64 >/dev/null &&
 cp $DBG/stats "$RES/mod-stats.txt"
 STATS=$RES/mod-stats.txt	# one snapshot: this test's own processes move the live counters
 for h in $DBG/hist/*; do cat "$h"; done >"$RES/mod-hist.txt"
-# one instant for stats and top: nothing counts while detached
-echo 0 >$DBG/enable
-cp $DBG/stats "$RES/mod-stats-detached.txt"
-cat $DBG/top >"$RES/mod-top.txt"
-echo 1 >$DBG/enable
 ge() { v=$(stat_of "$1"); [ "$v" -ge "$2" ] || fail "$1 = $v, want >= $2"; echo "ok: $1 = $v (>= $2)"; }
 ge mmu_gather.pages 16384
 ge mmu_gather.preemption_points 32
@@ -52,15 +52,39 @@ done
 expect "holds.untracked.table_full" "$(stat_of holds.untracked.table_full)" 0
 grep -q '^@anon_vma_write_hold_ns:' "$RES/mod-hist.txt" || fail "no hold histogram"
 grep -Eq '^\[[0-9KMG]+, [0-9KMG]+\) +[0-9]+ \|@+ *\|$' "$RES/mod-hist.txt" || fail "histogram rows not in bpftrace layout"
-awk 'NR > 1 && !/^#/ { n++ } END { exit !n }' "$RES/mod-top.txt" || fail "top lists no root"
-top_sums=$(awk 'NR > 1 && !/^#/ { h += $2; w += $3; n += $4 }
-	/^# in no row/ { n += $(NF - 4); h += $(NF - 2); w += $NF; f = 1 }
-	END { if (!f) exit 1; printf "%.0f %.0f %.0f\n", n, h, w }' "$RES/mod-top.txt") ||
-	fail "top has no '# in no row' line"
-stat_sums=$(awk '$1 ~ /^anon_vma\.lock\.(read|write)\.holds_timed$/ { n += $2 }
-	$1 ~ /^anon_vma\.lock\.(read|write)\.hold_ns_total$/ { h += $2 }
-	$1 ~ /^anon_vma\.lock\.(read|write)\.wait_ns_total$/ { w += $2 }
-	END { printf "%.0f %.0f %.0f\n", n, h, w }' "$RES/mod-stats-detached.txt")
-expect "top's holds, hold_ns, wait_ns summed over its rows (stats: the same)" "$top_sums" "$stat_sums"
+# top_vs_stats NAME: top's rows plus its lost line against the stats, both
+# read in one instant (detached: nothing counts), kept as RES/NAME-*.txt
+top_vs_stats() {
+	echo 0 >$DBG/enable
+	cp $DBG/stats "$RES/$1-stats-detached.txt"
+	cat $DBG/top >"$RES/$1-top.txt"
+	echo 1 >$DBG/enable
+	awk 'NR > 1 && !/^#/ { n++ } END { exit !n }' "$RES/$1-top.txt" || fail "$1: top lists no root"
+	top_sums=$(awk 'NR > 1 && !/^#/ { h += $2; w += $3; n += $4 }
+		/^# in no row/ { n += $(NF - 4); h += $(NF - 2); w += $NF; f = 1 }
+		END { if (!f) exit 1; printf "%.0f %.0f %.0f\n", n, h, w }' "$RES/$1-top.txt") ||
+		fail "$1: top has no '# in no row' line"
+	stat_sums=$(awk '$1 ~ /^anon_vma\.lock\.(read|write)\.holds_timed$/ { n += $2 }
+		$1 ~ /^anon_vma\.lock\.(read|write)\.hold_ns_total$/ { h += $2 }
+		$1 ~ /^anon_vma\.lock\.(read|write)\.wait_ns_total$/ { w += $2 }
+		END { printf "%.0f %.0f %.0f\n", n, h, w }' "$RES/$1-stats-detached.txt")
+	expect "$1: top's holds, hold_ns, wait_ns summed over its rows (stats: the same)" "$top_sums" "$stat_sums"
+}
+top_vs_stats mod
+# Resets while roots die: on CPU 1 short processes are exec'd in a loop
+# (each exit frees the roots of its mm) through a reset, so that roots are
+# released and freed during its grace period; their holds, counted in the
+# new stats, must be in a row of top or in its lost line. Five rounds.
+for r in 1 2 3 4 5; do
+	rm -f /tmp/mod-stats-stop
+	taskset -c 1 sh -c 'while [ ! -e /tmp/mod-stats-stop ]; do /bin/true || exit 1; done' &
+	storm=$!
+	sleep 0.3
+	echo 1 >$DBG/reset
+	sleep 0.3
+	touch /tmp/mod-stats-stop
+	wait $storm || fail "the exec loop failed during reset $r"
+	top_vs_stats reset-$r
+done
 grep -Eqi '0x|ffff[0-9a-f]{8}' $DBG/stats $DBG/top $DBG/hist/* && fail "a kernel pointer is printed"
 echo "ok: stats, histograms and top consistent"
