@@ -1,10 +1,12 @@
 #!/bin/sh
-# description: 64 MiB munmap gather frees >= 16384 pages, resched every <= 512 pages
+# description: 64 MiB munmap frees >= 16384 pages, resched every <= 512; a THP is 1
 #   munmap of a populated 64 MiB region is one mmu_gather whose
 #   flushes free at least the region's 16384 pages, whose preemption points
 #   come every <= 512 pages and add up to the pages it freed, whose batch
 #   allocation stops at MAX_GATHER_BATCH_COUNT, and every gather of the
-#   process has its start and finish paired with matching totals
+#   process has its start and finish paired with matching totals; the
+#   munmap of two THPs (unmap --mib 4 --thp) reads pages=2: the events count
+#   the gather's entries, one per page of any size
 # requires: trace-cmd unmap /sys/kernel/tracing/events/mmu_gather
 # timeout: 120
 . "$(dirname "$0")/lib/common.sh"
@@ -37,3 +39,16 @@ END {
 	for (b in failat) if (b != maxok) { print "FAIL: a batch allocation failed at " b " batches, below the limit " maxok; bad = 1 }
 	exit bad
 }' "$d/events.txt"
+
+# "pages" counts the gather's entries: a PMD-mapped THP is one. unmap
+# --mib 4 --thp faults in two THPs (thp_fault_alloc says so), and its
+# munmap's gather (fullmm=false, the only one of unmap's with pages) must
+# read pages=2 in its flushes and its finish, not 1,024 base pages.
+thp0=$(awk '$1 == "thp_fault_alloc" { print $2 }' /proc/vmstat)
+record "$d/thp" mmu_gather -- unmap --mib 4 --thp
+thp=$(($(awk '$1 == "thp_fault_alloc" { print $2 }' /proc/vmstat) - thp0))
+expect "THPs unmap --mib 4 --thp faulted in" "$thp" 2
+events_awk '$4 == "unmap" && $5 == "mmu_gather_finish" && f["fullmm"] == "false" && f["pages"] != "0" {
+	print f["pages"] }' "$d/thp/events.txt" >"$d/thp/finish-pages"
+expect "unmap's gathers that freed anything, fullmm=false" "$(wc -l <"$d/thp/finish-pages")" 1
+expect "the THP munmap's gather: pages (entries)" "$(cat "$d/thp/finish-pages")" 2
