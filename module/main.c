@@ -164,13 +164,6 @@ static ssize_t reset_write(struct file *file, const char __user *ubuf,
 	if (v != 1)
 		return -EINVAL;
 	mutex_lock(&mmp_control_lock);
-	/*
-	 * Dead roots go first, with their sums in the copy the reset zeroes:
-	 * a root released and freed during the reset's grace period has its
-	 * holds in the new copy and must keep its entry (a row, or the lost
-	 * line once evicted), as the stats keep them.
-	 */
-	mmp_top_clear();
 	mmp_stats_reset();
 	mutex_unlock(&mmp_control_lock);
 	return count;

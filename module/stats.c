@@ -57,6 +57,15 @@ void mmp_stats_reset(void)
 	int cpu;
 
 	mutex_lock(&mmp_read_lock);
+	/*
+	 * top's dead roots go first, with their sums in the copy this zeroes,
+	 * and under the readers' lock: a root released and freed during the
+	 * grace period below has its holds in the new copy and keeps its
+	 * entry (a row, or the lost line once evicted), as the stats keep
+	 * them; and no reader sees the stats of a copy without the rows that
+	 * add up to them.
+	 */
+	mmp_top_clear();
 	WRITE_ONCE(mmp_live, old == copies[0] ? copies[1] : copies[0]);
 	/* probes run with preemption disabled: an RCU grace period ends them */
 	synchronize_rcu();
