@@ -20,6 +20,14 @@
 /* the children's mappings are ready within this, even under TCG */
 #define READY_MS 120000
 
+/* without --file, this run's own file, removed when the run exits */
+static char tmp[] = "/tmp/mmpreempt-filemap.XXXXXX";
+
+static void remove_tmp(void)
+{
+	unlink(tmp);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -105,7 +113,6 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	char tmp[] = "/tmp/mmpreempt-filemap.XXXXXX";
 	const char *path = NULL;
 	long procs = 4, pages = 256, rounds = 1, hold = 10;
 	struct stat sb;
@@ -151,13 +158,13 @@ int main(int argc, char **argv)
 			die("filemap: mkstemp %s: %s\n", tmp, strerror(errno));
 		close(fd);
 		path = tmp;
+		/* a run that dies (exit() in die()) leaves no file behind */
+		atexit(remove_tmp);
 	}
 	for (long r = 0; r < rounds; r++)
 		round_once(path, (int)procs, pages, hold);
 	if (stat(path, &sb))
 		die("filemap: stat %s: %s\n", path, strerror(errno));
-	if (path == tmp && unlink(tmp))
-		die("filemap: unlink %s: %s\n", tmp, strerror(errno));
 	printf("filemap: %ld rounds, %ld processes, %ld pages, ino=%lu dev=%u:%u\n",
 	       rounds, procs, pages, (unsigned long)sb.st_ino,
 	       major(sb.st_dev), minor(sb.st_dev));

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -123,9 +124,12 @@ int main(int argc, char **argv)
 	}
 	close(go[0]);
 	close(done[1]);
+	/* children all gone: the write fails and says so, rather than SIGPIPE */
+	signal(SIGPIPE, SIG_IGN);
 	for (long i = 0; i < procs; i++)
 		if (write(go[1], "g", 1) != 1)
-			die("rootstorm: starting the children failed\n");
+			die("rootstorm: starting the children failed: %s\n",
+			    strerror(errno));
 	for (long i = 0; i < procs; i++) {
 		double t[2];
 
