@@ -11,7 +11,10 @@
 #   bench/workload-cost-guest.sh (1 round, 1 run of forktree) times it
 #   under every tracer (none, the module timed and counting, trace-cmd,
 #   hist triggers, perf lock, each bpftrace tool), and the module, trace-cmd
-#   and the hist triggers each saw some of its events;
+#   and the hist triggers each saw some of its events (a tracer that does
+#   not exit within 60 s of SIGINT is killed, its task states and kernel
+#   stacks go to the log, and a "measured:" line counts them: bpftrace was
+#   seen stuck so twice in eight runs, cause not yet known);
 #   bench/preempt-latency-guest.sh (8 MiB, 20 roots) gives a max and a p99
 #   for each of its 18 cases and puts the preemption model and
 #   tlb_preempt_points back;
@@ -53,6 +56,9 @@ done
 ROUNDS=1 RUNS=1 WORKLOADS=forktree sh /mnt/repo/bench/workload-cost-guest.sh >"$RES/bench-workload-cost.raw" 2>&1 ||
 	{ cat "$RES/bench-workload-cost.raw"; fail "bench/workload-cost-guest.sh failed"; }
 cat "$RES/bench-workload-cost.raw"
+# a tracer that did not exit on SIGINT is killed and named there, stacks and
+# all (bench/workload-cost-guest.sh stop_tool); counted here, not failed
+echo "measured: tracers killed after 60 s without exiting on SIGINT: $(grep -c 'did not exit within 60 s of SIGINT' "$RES/bench-workload-cost.raw" || :)"
 want="none timed counting ringbuf hist perflock $(cd /mnt/repo/bpf-scripts && ls *.bt | sed 's/^/bt:/; s/\.bt$//' | tr '\n' ' ')"
 expect "workload-cost: tools" "$(awk '$1 == "runs_per_attach" { $1 = $2 = $3 = $4 = $5 = ""; print }' "$RES/bench-workload-cost.raw" | xargs)" "$(echo $want)"
 for t in $want; do

@@ -14,7 +14,7 @@
 #   report because a report turns lockdep off for the rest of the boot.
 # requires: lock_order.ko CONFIG_PROVE_LOCKING CONFIG_DEBUG_ATOMIC_SLEEP
 #   /proc/lockdep
-# allow-splat: BUG: sleeping function called from invalid context at 
+# allow-splat: BUG: sleeping function called from invalid context at (kernel/locking/rwsem[.]c|mm/internal[.]h):
 # timeout: 120
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/module.sh"
@@ -26,6 +26,9 @@ rmdir "$inst" 2>/dev/null || :
 trap 'rmdir "$inst" 2>/dev/null || :' EXIT
 mkdir "$inst" || fail "cannot make the tracefs instance $inst"
 bugs() { dmesg | grep -c 'BUG: sleeping function called from invalid context' || :; }
+# an earlier report in this boot turned lockdep off: nothing would be recorded
+grep -q '^ *debug_locks: *1$' /proc/lockdep_stats ||
+	fail "lockdep is off in this boot already ($(grep debug_locks /proc/lockdep_stats)): an earlier report?"
 
 # follows LOCK LABEL: /proc/lockdep's record of mutex lock_order_LOCK_events_LABEL
 # names the lock's class among the locks taken after it
@@ -43,8 +46,15 @@ for state in off on; do
 	[ $state = on ] && v=1
 	for lock in i_mmap anon_vma; do
 		echo $v >"$inst/events/$lock/enable"
+		echo >"$inst/trace"
 		write1 /sys/kernel/debug/lock_order "order $lock $state" ||
 			fail "lock_order refused 'order $lock $state'"
+		# on: the write went through the traced helper (its acquired event)
+		n=$(grep -c -- "perl-[0-9]* .*${lock}_lock_acquired: .*write=true" "$inst/trace" || :)
+		if [ $state = on ] && [ "$n" -lt 1 ]; then
+			echo "FAIL: events on: no traced ${lock}_lock_acquired from the write: nothing was checked"
+			bad=$((bad + 1))
+		fi
 		class=i_mmap_rwsem
 		[ $lock = anon_vma ] && class='&anon_vma->rwsem'
 		if follows $lock $state "$class"; then
