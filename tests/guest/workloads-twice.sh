@@ -8,7 +8,7 @@
 #   and its parent blocked in read() until the guest's 15-minute timeout.
 #   Each run's status and output are kept in RES/workloads-twice/.
 #   ksm and migrate are left out, saying why, where the kernel has no KSM
-#   or one NUMA node (as mix leaves them out). About 40 s under TCG.
+#   or one NUMA node (as mix leaves them out). 6 to 15 s under TCG.
 # requires: mmpreempt.ko test_hmm.ko forktree unmap filemap ksm migrate
 #   alllocks mix taskset timeout cpus=2
 # debug-ci: skip the workloads' own pipes and files are under test, not
