@@ -12,7 +12,6 @@
 #include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
-#include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 
 #include "mmpreempt.h"
@@ -26,10 +25,11 @@ struct alllocks_result {
 /*
  * The call a take_all_locks write is making: the probe records the event
  * of that task only, so a concurrent mm_take_all_locks() elsewhere (another
- * mmu_notifier registration) cannot stand in for it. Writers are serialised
- * by last_lock.
+ * mmu_notifier registration) cannot stand in for it. The probe runs in the
+ * writer's own context (mmu_notifier_register() calls mm_take_all_locks()),
+ * so only seen_task is shared, and a lock there would be a sleeping lock on
+ * PREEMPT_RT, inside a probe. Writers are serialised by last_lock.
  */
-static DEFINE_SPINLOCK(seen_lock);
 static const struct task_struct *seen_task;
 static struct alllocks_result seen;
 
@@ -44,12 +44,8 @@ static struct {
 void mmp_alllocks_record(int pid, unsigned int roots, unsigned int mappings,
 			 int ret)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&seen_lock, flags);
-	if (current == seen_task)
+	if (current == READ_ONCE(seen_task))
 		seen = (struct alllocks_result){ pid, roots, mappings, ret };
-	spin_unlock_irqrestore(&seen_lock, flags);
 }
 
 static const struct mmu_notifier_ops mmp_mn_ops = {};
@@ -83,21 +79,22 @@ static ssize_t take_write(struct file *file, const char __user *ubuf,
 	if (!mm)
 		return -ESRCH;	/* exiting, or a kernel thread */
 
-	mutex_lock(&last_lock);
-	spin_lock_irq(&seen_lock);
+	/* a writer waiting behind a long call can still be interrupted */
+	ret = mutex_lock_interruptible(&last_lock);
+	if (ret) {
+		mmput(mm);
+		return ret;
+	}
 	seen = (struct alllocks_result){ 0 };
-	seen_task = current;
-	spin_unlock_irq(&seen_lock);
+	WRITE_ONCE(seen_task, current);
 	t0 = ktime_get_ns();
 	ret = mmu_notifier_register(&mn, mm);
 	ns = ktime_get_ns() - t0;
 	if (!ret)
 		mmu_notifier_unregister(&mn, mm);
 	mmput(mm);
-	spin_lock_irq(&seen_lock);
+	WRITE_ONCE(seen_task, NULL);
 	r = seen;
-	seen_task = NULL;
-	spin_unlock_irq(&seen_lock);
 	last.valid = true;
 	last.target = pid;
 	last.ns = ns;
@@ -111,7 +108,8 @@ static ssize_t take_write(struct file *file, const char __user *ubuf,
 
 static int take_show(struct seq_file *m, void *v)
 {
-	mutex_lock(&last_lock);
+	if (mutex_lock_interruptible(&last_lock))
+		return -EINTR;
 	if (!last.valid)
 		seq_puts(m, "none\n");
 	else

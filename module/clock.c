@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The clock, chosen once at load. A hold may begin on one CPU and end on
- * another, so the clock must be comparable between CPUs: the TSC while the
- * kernel trusts it (it marks it unstable when the CPUs' TSCs are out of
- * sync, when it drifts against the watchdog clocksource, when cpufreq
- * changes a non-constant one or idle stops a non-nonstop one), read raw and
+ * another, so the clock must be comparable between CPUs: the TSC when it is
+ * invariant (constant rate, running in every idle state) and the kernel
+ * trusts it (it marks it unstable when the CPUs' TSCs are out of sync or
+ * it drifts against the watchdog clocksource), read raw and
  * scaled to ns only when an interval ends; otherwise
  * ktime_get_mono_fast_ns(), which is also safe in any context. Should the
  * kernel give the TSC up after the load, the stats file says so
@@ -28,7 +28,15 @@ struct mmp_clock mmp_clock __read_mostly = {
 void mmp_clock_init(void)
 {
 #ifdef CONFIG_X86
-	if (!boot_cpu_has(X86_FEATURE_TSC) || check_tsc_unstable() || !tsc_khz)
+	/*
+	 * Only an invariant TSC: one that changed rate with cpufreq or stopped
+	 * in deep idle would be off until the kernel noticed, and hold times
+	 * read before that would be wrong without anything saying so.
+	 */
+	if (!boot_cpu_has(X86_FEATURE_TSC) ||
+	    !boot_cpu_has(X86_FEATURE_CONSTANT_TSC) ||
+	    !boot_cpu_has(X86_FEATURE_NONSTOP_TSC) ||
+	    check_tsc_unstable() || !tsc_khz)
 		return;
 	/* cycles -> ns: NSEC_PER_MSEC / tsc_khz, in 32.32 fixed point */
 	mmp_clock.mult = DIV_ROUND_CLOSEST_ULL((u64)NSEC_PER_MSEC << 32, tsc_khz);

@@ -71,7 +71,13 @@ unsigned int mmp_holds_in_flight(void)
 /* Forgets every interval; only while no probe is attached. */
 void mmp_holds_clear(void)
 {
-	memset(mmp_ft.slot, 0, array_size(nr_slots, sizeof(*mmp_ft.slot)));
+	if (mmp_ft.slot)	/* none in counting mode */
+		memset(mmp_ft.slot, 0, array_size(nr_slots, sizeof(*mmp_ft.slot)));
+}
+
+u64 mmp_holds_bytes(unsigned int nr)
+{
+	return (u64)nr * sizeof(*mmp_ft.slot);
 }
 
 int mmp_holds_init(unsigned int nr)
@@ -87,4 +93,5 @@ void mmp_holds_exit(void)
 {
 	vfree(mmp_ft.slot);
 	mmp_ft.slot = NULL;
+	nr_slots = 0;
 }

@@ -12,12 +12,12 @@
  *   top             r   the root anon_vmas with the most hold time (timed
  *                       mode with top=1, the default)
  *   take_all_locks  rw  write a pid: mm_take_all_locks() on its mm
- *   test_hold_i_mmap w  write N: hold an i_mmap lock N ms (a test trigger)
  * Anything else written to a file is refused with -EINVAL.
  */
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -105,6 +105,26 @@ static int check_params(void)
 		ret = -EINVAL;
 	}
 	return ret;
+}
+
+/*
+ * The tables' memory, refused at load when it passes half of what is
+ * available now: top's sums are per possible CPU and copy, so
+ * top_slots=2^20 on 256 possible CPUs would ask for 16 GiB, and vzalloc()
+ * could take the last of the memory without failing.
+ */
+static int check_memory(bool timed, bool with_top)
+{
+	u64 sums = with_top ? mmp_top_bytes(top_slots) : 0;
+	u64 holds = timed ? mmp_holds_bytes(hold_slots) : 0;
+	u64 avail = (u64)si_mem_available() << PAGE_SHIFT;
+
+	if (sums + holds <= avail / 2)
+		return 0;
+	pr_err("mmpreempt: top_slots=%u hold_slots=%u: the tables need %llu MiB (top %llu MiB for %u possible CPUs, holds %llu MiB), more than half the available memory (%llu MiB)\n",
+	       top_slots, hold_slots, (sums + holds) >> 20, sums >> 20,
+	       num_possible_cpus(), holds >> 20, avail >> 20);
+	return -ENOMEM;
 }
 
 static int set_enabled(bool on)
@@ -215,19 +235,22 @@ static void cleanup(void)
 static int __init mmpreempt_init(void)
 {
 	const char *what = "checking the parameters";
+	bool timed = !!strcmp(mode, "counting");
 	int ret = check_params();
 
+	if (!ret)
+		ret = check_memory(timed, top && timed);
 	if (ret)
-		return ret;	/* check_params() said which */
+		return ret;	/* check_params() or check_memory() said which */
 	/* the keys are this module's own: each load starts from their defaults */
-	if (!strcmp(mode, "counting"))
+	if (!timed)
 		static_branch_disable(&mmp_timed);
-	if (!top || !strcmp(mode, "counting"))	/* nothing to total when counting */
+	if (!top || !timed)	/* nothing to total when counting */
 		static_branch_disable(&mmp_top_on);
 	mmp_clock_init();
 	ret = mmp_stats_init();
 	what = "allocating the statistics";
-	if (!ret) {
+	if (!ret && timed) {	/* counting mode times nothing */
 		ret = mmp_holds_init(hold_slots);
 		what = "allocating the hold table";
 	}
@@ -237,6 +260,17 @@ static int __init mmpreempt_init(void)
 	}
 	if (ret)
 		goto fail;
+	/*
+	 * The probes first, then the files: a file exists only once the load
+	 * can no longer fail for want of probes, so none can be open on a
+	 * module that a failed attach is freeing.
+	 */
+	mutex_lock(&mmp_control_lock);
+	ret = set_enabled(true);
+	mutex_unlock(&mmp_control_lock);
+	what = "attaching the probes";
+	if (ret)
+		goto fail;
 	debugfs_err = 0;
 	dir = mmp_debugfs_dir("mmpreempt", NULL);
 	mmp_debugfs_file("enable", 0600, dir, NULL, &enable_fops);
@@ -244,7 +278,6 @@ static int __init mmpreempt_init(void)
 	mmp_stats_debugfs(dir);
 	mmp_top_debugfs(dir, top_n);
 	mmp_alllocks_debugfs(dir);
-	mmp_testhook_debugfs(dir);
 	/* a file missing would read as a feature missing: refuse to load */
 	if (debugfs_err) {
 		ret = debugfs_err;
@@ -253,12 +286,6 @@ static int __init mmpreempt_init(void)
 		cleanup();
 		return ret;
 	}
-	mutex_lock(&mmp_control_lock);
-	ret = set_enabled(true);
-	mutex_unlock(&mmp_control_lock);
-	what = "attaching the probes";
-	if (ret)
-		goto fail;
 	return 0;
 fail:
 	pr_err("mmpreempt: not loaded: %s failed (error %d)\n", what, ret);

@@ -74,8 +74,11 @@ struct mmp_stat {
 	u64 alllocks_roots, alllocks_mappings;
 	u64 untracked_table_full, untracked_no_start;
 	u64 clock_backwards;
-	/* top.c: roots that found no entry; freed roots' entries reused */
-	u64 top_untracked, top_evicted;
+	/*
+	 * top.c: roots born into a full bucket, releases whose root then had
+	 * no entry, freed roots' entries reused
+	 */
+	u64 top_full_born, top_full_holds, top_evicted;
 	/* holds, hold_ns, wait_ns of those, in no row of top */
 	u64 top_lost[3];
 	u64 hist[MMP_NR_HISTS][MMP_HIST_SLOTS];
@@ -84,6 +87,8 @@ struct mmp_stat {
 	u64 gather_ns_max;
 	/* not a counter, kept by a reset: this copy's top sums (top.c) */
 	struct mmp_root_sum *top_sums;
+	/* the copy this is one CPU's part of: top.c's evictions sum over it */
+	struct mmp_stat __percpu *copy;
 	/* top.c: the root this CPU accounted last, cleared by a reset */
 	struct mmp_top_cache {
 		const void *root;
@@ -215,6 +220,7 @@ static __always_inline unsigned long mmp_key(const void *obj, unsigned int km)
 }
 
 int mmp_holds_init(unsigned int slots);
+u64 mmp_holds_bytes(unsigned int slots);
 extern struct mmp_flight mmp_flight_none;	/* a slot no task owns */
 void mmp_holds_exit(void);
 void mmp_holds_clear(void);
@@ -287,11 +293,14 @@ unsigned int mmp_holds_in_flight(void);
 /* top.c: per root anon_vma totals, with ids that are never pointers */
 DECLARE_STATIC_KEY_TRUE(mmp_top_on);
 int mmp_top_init(unsigned int slots);
+u64 mmp_top_bytes(unsigned int slots);
 void mmp_top_exit(void);
 void mmp_top_clear(void);
-void mmp_top_born(const void *anon_vma, const void *root);
-void mmp_top_attached(const void *anon_vma, const void *root);
-void mmp_top_died(const void *anon_vma);
+struct mmp_stat;
+void mmp_top_born(struct mmp_stat *p, const void *anon_vma, const void *root);
+void mmp_top_attached(struct mmp_stat *p, const void *anon_vma,
+		      const void *root);
+void mmp_top_died(struct mmp_stat *p, const void *anon_vma);
 void mmp_top_account_slow(struct mmp_stat *p, const void *root, u64 wait_ns,
 			  u64 hold_ns);
 
@@ -336,9 +345,6 @@ void mmp_probes_detach(void);
 void mmp_alllocks_debugfs(struct dentry *dir);
 void mmp_alllocks_record(int pid, unsigned int roots, unsigned int mappings,
 			 int ret);
-
-/* testhook.c */
-void mmp_testhook_debugfs(struct dentry *dir);
 
 /* main.c: debugfs entries whose failure fails the load */
 struct dentry *mmp_debugfs_dir(const char *name, struct dentry *parent);

@@ -394,17 +394,21 @@ static notrace void tsc_anon_vma_lock_released(void *data,
 /* Born as its own root; anon_vma_attach says when fork puts it elsewhere. */
 static notrace void probe_anon_vma_alloc(void *data, struct anon_vma *av)
 {
-	mmp_this_stat()->ev[MMP_EV_anon_vma_alloc]++;
+	struct mmp_stat *p = mmp_this_stat();
+
+	p->ev[MMP_EV_anon_vma_alloc]++;
 	if (static_branch_likely(&mmp_top_on))
-		mmp_top_born(av, av);
+		mmp_top_born(p, av, av);
 }
 
 static notrace void probe_anon_vma_attach(void *data, struct anon_vma *av,
 					  struct anon_vma *root, struct anon_vma *parent)
 {
-	mmp_this_stat()->ev[MMP_EV_anon_vma_attach]++;
+	struct mmp_stat *p = mmp_this_stat();
+
+	p->ev[MMP_EV_anon_vma_attach]++;
 	if (static_branch_likely(&mmp_top_on))
-		mmp_top_attached(av, root);
+		mmp_top_attached(p, av, root);
 }
 
 static notrace void probe_anon_vma_get(void *data, struct anon_vma *av,
@@ -428,9 +432,11 @@ static notrace void probe_anon_vma_put(void *data, struct anon_vma *av,
 static notrace void probe_anon_vma_free(void *data, struct anon_vma *av,
 					struct anon_vma *root, int refcount)
 {
-	mmp_this_stat()->ev[MMP_EV_anon_vma_free]++;
+	struct mmp_stat *p = mmp_this_stat();
+
+	p->ev[MMP_EV_anon_vma_free]++;
 	if (av == root && static_branch_likely(&mmp_top_on))
-		mmp_top_died(av);
+		mmp_top_died(p, av);
 }
 
 static notrace void probe_anon_vma_reuse(void *data, struct anon_vma *av,

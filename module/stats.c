@@ -330,8 +330,14 @@ int mmp_stats_init(void)
 		return -ENOMEM;
 	}
 	for_each_possible_cpu(cpu) {
-		per_cpu_ptr(copies[0], cpu)->last_flight = &mmp_flight_none;
-		per_cpu_ptr(copies[1], cpu)->last_flight = &mmp_flight_none;
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			struct mmp_stat *c = per_cpu_ptr(copies[k], cpu);
+
+			c->last_flight = &mmp_flight_none;
+			c->copy = copies[k];
+		}
 	}
 	return 0;
 }

@@ -5,6 +5,8 @@
  * its own sequence number as id (printed instead of any pointer), and a
  * freed root's entry is kept, marked dead, until its slot is needed.
  * Roots born before the probes were attached get an entry on first use.
+ * Nothing counted is dropped: a root's sums in no row (evicted, forgotten
+ * at an attach, or without an entry for want of room) are in the lost line.
  *
  * Two halves. The entries (which root, which life, alive or not) change
  * only in the lifecycle probes and on a root's first use, under a bucket
@@ -42,6 +44,7 @@ struct root_entry {
 	u64 anon_vmas;		/* anon_vmas of the tree seen born, itself included */
 	unsigned int slot;	/* the index of its sums */
 	bool used, alive;
+	bool summed;		/* a sum was started for this life (lose()) */
 };
 
 struct bucket {
@@ -97,14 +100,29 @@ static void sum_of(const struct root_entry *e, struct mmp_stat __percpu *stats,
 	}
 }
 
+/* What @e's sums hold in @p's copy goes to @p's lost line. */
+static void lose(struct mmp_stat *p, const struct root_entry *e)
+{
+	struct mmp_root_sum r;
+
+	/* the usual case, a newborn's entry at its attach: no scan of CPUs */
+	if (!READ_ONCE(e->summed))
+		return;
+	sum_of(e, p->copy, &r);
+	p->top_lost[0] += r.holds;
+	p->top_lost[1] += r.hold_ns;
+	p->top_lost[2] += r.wait_ns;
+}
+
 /*
  * The live entry of @root, or a new one; NULL when the bucket is full.
- * What an evicted entry's sums held is added to this CPU's top_lost.
+ * @p is the copy the probe that asks writes (not the live one read again:
+ * a reset may have replaced it since), and what an evicted entry's sums
+ * held in that copy goes to its lost line.
  */
-static struct root_entry *lookup(struct bucket *b, const void *root, bool born)
+static struct root_entry *lookup(struct mmp_stat *p, struct bucket *b,
+				 const void *root, bool born)
 {
-	struct mmp_stat __percpu *live = READ_ONCE(mmp_live);
-	struct mmp_stat *p = this_cpu_ptr(live);
 	struct root_entry *victim = NULL;
 	struct mmp_root_sum lost = {};
 	int i;
@@ -130,7 +148,7 @@ static struct root_entry *lookup(struct bucket *b, const void *root, bool born)
 
 			if (e->alive)
 				continue;
-			sum_of(e, live, &r);
+			sum_of(e, p->copy, &r);
 			if (!victim || r.hold_ns < lost.hold_ns) {
 				victim = e;
 				lost = r;
@@ -138,7 +156,8 @@ static struct root_entry *lookup(struct bucket *b, const void *root, bool born)
 		}
 	}
 	if (!victim) {
-		p->top_untracked++;
+		if (born)
+			p->top_full_born++;
 		return NULL;
 	}
 	if (victim->used) {
@@ -151,24 +170,28 @@ static struct root_entry *lookup(struct bucket *b, const void *root, bool born)
 	victim->used = true;
 	victim->alive = true;
 	victim->anon_vmas = 1;
+	victim->summed = false;
 	entry_set(victim, root, false);
 	return victim;
 }
 
-void mmp_top_born(const void *anon_vma, const void *root)
+void mmp_top_born(struct mmp_stat *p, const void *anon_vma, const void *root)
 {
 	struct bucket *b = bucket_of(root);
 	struct root_entry *e;
 
 	raw_spin_lock(&b->lock);
-	e = lookup(b, root, anon_vma == root);
+	e = lookup(p, b, root, anon_vma == root);
 	if (e && anon_vma != root)
 		e->anon_vmas++;
 	raw_spin_unlock(&b->lock);
 }
 
-/* @anon_vma's live entry as a root: marked dead, or forgotten outright */
-static void end_root(const void *anon_vma, bool forget)
+/*
+ * @anon_vma's live entry as a root: marked dead, or forgotten outright,
+ * what its sums hold then counted in @p's lost line
+ */
+static void end_root(struct mmp_stat *p, const void *anon_vma, bool forget)
 {
 	struct bucket *b = bucket_of(anon_vma);
 	int i;
@@ -178,6 +201,8 @@ static void end_root(const void *anon_vma, bool forget)
 		struct root_entry *e = &b->e[i];
 
 		if (e->used && e->alive && e->key == anon_vma) {
+			if (forget)
+				lose(p, e);
 			e->alive = false;
 			e->used = !forget;
 			entry_set(e, NULL, !forget);
@@ -188,25 +213,32 @@ static void end_root(const void *anon_vma, bool forget)
 
 /*
  * anon_vma_fork() placed @anon_vma, born as a root of its own, under @root:
- * its entry, which nothing can have locked yet, goes; @root counts it.
+ * its entry goes and @root counts it. Its own lock is not taken before the
+ * attach, but the entry may be a stale one of an earlier life at the same
+ * address whose free was not seen (freed while the probes were detached):
+ * whatever its sums hold is counted lost, never dropped.
  */
-void mmp_top_attached(const void *anon_vma, const void *root)
+void mmp_top_attached(struct mmp_stat *p, const void *anon_vma,
+		      const void *root)
 {
-	end_root(anon_vma, true);
-	mmp_top_born(anon_vma, root);
+	end_root(p, anon_vma, true);
+	mmp_top_born(p, anon_vma, root);
 }
 
-void mmp_top_died(const void *anon_vma)
+void mmp_top_died(struct mmp_stat *p, const void *anon_vma)
 {
-	end_root(anon_vma, false);
+	end_root(p, anon_vma, false);
 }
 
-static void add_sum(struct mmp_stat *p, const struct root_entry *e,
+static void add_sum(struct mmp_stat *p, struct root_entry *e,
 		    unsigned int gen, u64 wait_ns, u64 hold_ns)
 {
 	struct mmp_root_sum *s = &p->top_sums[e->slot];
 
 	if (unlikely(s->gen != gen)) {
+		/* once per CPU and life: the only write to the shared entry */
+		if (!READ_ONCE(e->summed))
+			WRITE_ONCE(e->summed, true);
 		/* readers take a sum's fields only while its gen matches */
 		WRITE_ONCE(s->wait_ns, 0);
 		WRITE_ONCE(s->hold_ns, 0);
@@ -237,12 +269,13 @@ static noinline void account_locked(struct mmp_stat *p, struct bucket *b,
 	struct root_entry *e;
 
 	raw_spin_lock(&b->lock);
-	e = lookup(b, root, false);
+	e = lookup(p, b, root, false);
 	if (e) {
 		add_sum(p, e, e->gen, wait_ns, hold_ns);
 		/* writers of the entry hold the lock: its seqcount is even */
 		cache_fill(p, root, e, raw_read_seqcount(&e->seq));
 	} else {
+		p->top_full_holds++;
 		p->top_lost[0]++;
 		p->top_lost[1] += hold_ns;
 		p->top_lost[2] += wait_ns;
@@ -293,7 +326,7 @@ static int by_hold_desc(const void *a, const void *b)
 static int top_show(struct seq_file *m, void *v)
 {
 	size_t n = (size_t)BUCKET_SLOTS << bucket_bits, used = 0, i;
-	u64 untracked = 0, evicted = 0, lost[3] = {};
+	u64 full_born = 0, full_holds = 0, evicted = 0, lost[3] = {};
 	struct mmp_stat __percpu *live;
 	unsigned int cpu;
 	struct top_row *all;
@@ -328,7 +361,8 @@ static int top_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		const struct mmp_stat *c = per_cpu_ptr(live, cpu);
 
-		untracked += READ_ONCE(c->top_untracked);
+		full_born += READ_ONCE(c->top_full_born);
+		full_holds += READ_ONCE(c->top_full_holds);
 		evicted += READ_ONCE(c->top_evicted);
 		for (i = 0; i < ARRAY_SIZE(lost); i++)
 			lost[i] += READ_ONCE(c->top_lost[i]);
@@ -347,7 +381,10 @@ static int top_show(struct seq_file *m, void *v)
 		lost[1] += all[i].sum.hold_ns;
 		lost[2] += all[i].sum.wait_ns;
 	}
-	seq_printf(m, "# roots not tracked (table full): %llu\n", untracked);
+	seq_printf(m, "# roots born into a full bucket (tracked only if a later hold found room): %llu\n",
+		   full_born);
+	seq_printf(m, "# holds whose root had no entry and found its bucket full: %llu\n",
+		   full_holds);
 	seq_printf(m, "# freed roots evicted to make room: %llu\n", evicted);
 	seq_printf(m, "# in no row (those roots, and rows past top_n): holds %llu hold_ns %llu wait_ns %llu\n",
 		   lost[0], lost[1], lost[2]);
@@ -396,6 +433,13 @@ void mmp_top_zero_sums(struct mmp_stat *copy)
 		memset(copy->top_sums, 0,
 		       array_size(BUCKET_SLOTS << bucket_bits,
 				  sizeof(*copy->top_sums)));
+}
+
+/* What mmp_top_init() allocates for @slots on this machine's possible CPUs */
+u64 mmp_top_bytes(unsigned int slots)
+{
+	return (u64)slots / BUCKET_SLOTS * sizeof(struct bucket) +
+	       2ULL * num_possible_cpus() * slots * sizeof(struct mmp_root_sum);
 }
 
 int mmp_top_init(unsigned int slots)

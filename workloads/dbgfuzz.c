@@ -6,7 +6,6 @@
  *   enable  a decimal in [0, 1]          (mmpreempt's enable)
  *   reset   exactly 1                    (mmpreempt's reset)
  *   pid     a decimal in [1, 4194304]    (take_all_locks: then 0 or ESRCH)
- *   hold    a decimal in [1, 10000]      (test_hold_i_mmap, milliseconds)
  *   bool    one of 0 1 N Y n y           (the series' tlb_preempt_points)
  * The decimals are mmpreempt's: at most 16 bytes, an optional '+', digits,
  * an optional single newline, no NUL, within unsigned int. Every write that
@@ -37,8 +36,8 @@
 
 #define MAXLEN 65536
 
-enum kind { ENABLE, RESET, PID, HOLD, BOOL };
-static const char *const kinds[] = { "enable", "reset", "pid", "hold", "bool" };
+enum kind { ENABLE, RESET, PID, BOOL };
+static const char *const kinds[] = { "enable", "reset", "pid", "bool" };
 
 struct target {
 	const char *path;
@@ -109,7 +108,6 @@ static long long parse(enum kind k, const char *s, size_t len)
 	case ENABLE: return v <= 1 ? (long long)v : -1;
 	case RESET: return v == 1 ? 1 : -1;
 	case PID: return v >= 1 && v <= 4194304 ? (long long)v : -1;
-	case HOLD: return v >= 1 && v <= 10000 ? (long long)v : -1;
 	default: return -1;
 	}
 }
@@ -133,8 +131,6 @@ static void state(struct target *t, char *buf, size_t size)
 		for (line = strtok_r(all, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			if (!strncmp(line, "events.", 7) && n + strlen(line) + 2 < size)
 				n += sprintf(buf + n, "%s\n", line);
-		break;
-	case HOLD:
 		break;
 	}
 }
@@ -194,7 +190,7 @@ static size_t candidate(char *buf, int allow_valid)
 		memcpy(buf + pl + strlen(e), post, ql);
 		return pl + strlen(e) + ql;
 	}
-	/* a valid value, small where it costs time (hold sleeps N ms) */
+	/* a valid value */
 	return sprintf(buf, "%s", (const char *[]){ "1", "0\n", "1\n", "+1", "Y", "n\n" }[rnd() % 6]);
 }
 
@@ -208,8 +204,6 @@ static void fuzz_one(struct target *t, char *buf, int allow_valid, int check_sta
 
 	if (want >= 0 && !allow_valid)
 		return;		/* concurrent writers write bad values only */
-	if (want > 5 && t->kind == HOLD)
-		return;		/* valid, but it would hold the lock that long */
 	if (check_state && want < 0)
 		state(t, before, sizeof(before));
 	fd = open(t->path, O_WRONLY);
@@ -300,7 +294,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"dbgfuzz: fuzz debugfs control files against their grammar\n"
 		"usage: dbgfuzz [--writes N] [--writers W] [--seed S] [--read PATH[=stable]]... FILE=KIND...\n"
-		"  KIND: enable reset pid hold bool (see the source's header)\n"
+		"  KIND: enable reset pid bool (see the source's header)\n"
 		"  --writes N   sequential writes in all (default 10000), and as many again\n"
 		"               by the concurrent writers\n"
 		"  --writers W  concurrent writers (default 4)\n");

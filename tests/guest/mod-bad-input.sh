@@ -35,14 +35,13 @@ done
 [ "$(cat $DBG/enable)" = 1 ] || fail "enable is not 1 after writes of 1"
 [ "$(stat_of events.mmu_gather_start)" -ge "$before" ] || fail "a refused reset zeroed the counters"
 refuse take_all_locks abc "" "$huge" -1 0 99999999999999999999 4194305 " 1"
-refuse test_hold_i_mmap abc "" "$huge" -1 0 10001 99999999999999999999
 # unprivileged: nobody, no capabilities. debugfs is mounted 0700, which
 # alone would lock nobody out: open its root for the check (and restore its
 # mode after), so that the module's own file modes are what is tested.
 dmode=$(stat -c %a /sys/kernel/debug)
 trap 'chmod "$dmode" /sys/kernel/debug' EXIT
 chmod 0755 /sys/kernel/debug || fail "cannot chmod /sys/kernel/debug"
-for f in stats top enable reset take_all_locks test_hold_i_mmap hist/i_mmap_read_hold_ns; do
+for f in stats top enable reset take_all_locks hist/i_mmap_read_hold_ns; do
 	setpriv --reuid=65534 --regid=65534 --clear-groups test -e $DBG/$f ||
 		fail "nobody cannot reach $DBG/$f: the check would not reach the file's mode"
 done
@@ -52,7 +51,7 @@ for f in stats top enable take_all_locks hist/i_mmap_read_hold_ns; do
 		fail "nobody could read $f"
 	fi
 done
-for f in enable reset take_all_locks test_hold_i_mmap; do
+for f in enable reset take_all_locks; do
 	if setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo 1 >$DBG/$f" 2>/dev/null; then
 		fail "nobody could write $f"
 	fi

@@ -27,7 +27,7 @@ dbgfuzz --writes 12000 --writers 4 --seed "$(od -An -N4 -tu4 /dev/urandom | tr -
 	--read $DBG/stats --read $DBG/top --read $DBG/hist/anon_vma_write_hold_ns \
 	--read $DBG/hist/mmu_gather_flush_pages \
 	$DBG/enable=enable $DBG/reset=reset $DBG/take_all_locks=pid \
-	$DBG/test_hold_i_mmap=hold $tpp=bool >"$d/fuzz.out" 2>&1
+	$tpp=bool >"$d/fuzz.out" 2>&1
 rc=$?
 grep -v '^FAIL' "$d/fuzz.out"
 grep '^FAIL' "$d/fuzz.out" | head -n 20

@@ -10,7 +10,10 @@
 #   exact; every release either timed or counted untracked). mode= other
 #   than timed or counting is refused; mode=counting counts the same
 #   contention exactly and times nothing (no hold, no wait, no slot used,
-#   top off)
+#   top off), and allocates neither the hold table nor top's (vmalloc's
+#   list); the largest tables are refused while the memory is filled until
+#   half of what is available is below their need on this guest's possible
+#   CPUs (the message says both), and load once it is free
 # requires: mmpreempt.ko lock_hold.ko contend
 # timeout: 180
 . "$(dirname "$0")/lib/common.sh"
@@ -102,3 +105,38 @@ done
 grep -q '^# top is off' $DBG/top || fail "counting: top is not off: $(head -n 2 $DBG/top)"
 echo "ok: mode=counting counted 8 contended i_mmap write acquisitions and timed nothing"
 unload_module
+
+# The tables' memory: no hold table (nor top's) in counting mode, even a
+# large one asked for; in timed mode both, as vmalloc's own list names them.
+tables() { grep -c "$1+0x[0-9a-f]*/0x[0-9a-f]* \[mmpreempt\]" /proc/vmallocinfo || :; }
+load_module mode=counting hold_slots=1048576
+expect "counting: vmalloc areas of the hold table" "$(tables mmp_holds_init)" 0
+expect "counting: vmalloc areas of top" "$(tables mmp_top_init)" 0
+unload_module
+load_module
+expect "timed: vmalloc areas of the hold table" "$(tables mmp_holds_init)" 1
+[ "$(tables mmp_top_init)" -ge 1 ] || fail "timed: no vmalloc area of top's: the check above could not see one"
+unload_module
+echo "ok: counting mode allocates no hold table, timed mode one"
+
+# Refused when the tables would take more than half the available memory:
+# the largest tables on this guest's possible CPUs, with the memory filled
+# until half of what is available is below even their per-CPU sums
+# (2 copies x CPUs x 2^20 x 32 bytes); loaded again once it is free.
+cpus=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
+sums=$((2 * cpus * 32))	# MiB
+mkdir -p /tmp/fill && mount -t tmpfs -o size=100% fill /tmp/fill || fail "cannot mount a tmpfs to fill"
+trap 'umount /tmp/fill 2>/dev/null' EXIT
+avail=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+fill=$((avail - sums - sums / 2))
+[ "$fill" -gt 0 ] || fail "only $avail MiB available: cannot leave less than $((2 * sums)) MiB"
+dd if=/dev/zero of=/tmp/fill/f bs=1M count=$fill status=none || fail "cannot fill $fill MiB"
+left=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
+echo "measured: $avail MiB available, $left MiB after filling $fill MiB; top's sums alone need $sums MiB on $cpus possible CPUs"
+refused top_slots=1048576 hold_slots=1048576
+dmesg | grep -q "for $cpus possible CPUs.*more than half the available memory" ||
+	fail "the refusal does not give the possible CPUs ($cpus) and the memory: $(dmesg | tail -n 1)"
+umount /tmp/fill && trap - EXIT
+load_module top_slots=1048576 hold_slots=1048576
+unload_module
+echo "ok: the largest tables refused with $left MiB available, loaded with it free"

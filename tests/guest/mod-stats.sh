@@ -52,24 +52,6 @@ done
 expect "holds.untracked.table_full" "$(stat_of holds.untracked.table_full)" 0
 grep -q '^@anon_vma_write_hold_ns:' "$RES/mod-hist.txt" || fail "no hold histogram"
 grep -Eq '^\[[0-9KMG]+, [0-9KMG]+\) +[0-9]+ \|@+ *\|$' "$RES/mod-hist.txt" || fail "histogram rows not in bpftrace layout"
-# top_vs_stats NAME: top's rows plus its lost line against the stats, both
-# read in one instant (detached: nothing counts), kept as RES/NAME-*.txt
-top_vs_stats() {
-	echo 0 >$DBG/enable
-	cp $DBG/stats "$RES/$1-stats-detached.txt"
-	cat $DBG/top >"$RES/$1-top.txt"
-	echo 1 >$DBG/enable
-	awk 'NR > 1 && !/^#/ { n++ } END { exit !n }' "$RES/$1-top.txt" || fail "$1: top lists no root"
-	top_sums=$(awk 'NR > 1 && !/^#/ { h += $2; w += $3; n += $4 }
-		/^# in no row/ { n += $(NF - 4); h += $(NF - 2); w += $NF; f = 1 }
-		END { if (!f) exit 1; printf "%.0f %.0f %.0f\n", n, h, w }' "$RES/$1-top.txt") ||
-		fail "$1: top has no '# in no row' line"
-	stat_sums=$(awk '$1 ~ /^anon_vma\.lock\.(read|write)\.holds_timed$/ { n += $2 }
-		$1 ~ /^anon_vma\.lock\.(read|write)\.hold_ns_total$/ { h += $2 }
-		$1 ~ /^anon_vma\.lock\.(read|write)\.wait_ns_total$/ { w += $2 }
-		END { printf "%.0f %.0f %.0f\n", n, h, w }' "$RES/$1-stats-detached.txt")
-	expect "$1: top's holds, hold_ns, wait_ns summed over its rows (stats: the same)" "$top_sums" "$stat_sums"
-}
 top_vs_stats mod
 # Resets while roots die: on CPU 1 short processes are exec'd in a loop
 # (each exit frees the roots of its mm) through a reset, so that roots are

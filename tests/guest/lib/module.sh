@@ -40,3 +40,22 @@ alllocks_ready() {
 		_i=$((_i + 1)); [ $_i -lt 600 ] || fail "alllocks never got ready"; sleep 0.1
 	done
 }
+
+# top_vs_stats NAME: top's rows plus its lost line against the stats, both
+# read in one instant (detached: nothing counts), kept as RES/NAME-*.txt
+top_vs_stats() {
+	echo 0 >$DBG/enable
+	cp $DBG/stats "$RES/$1-stats-detached.txt"
+	cat $DBG/top >"$RES/$1-top.txt"
+	echo 1 >$DBG/enable
+	awk 'NR > 1 && !/^#/ { n++ } END { exit !n }' "$RES/$1-top.txt" || fail "$1: top lists no root"
+	top_sums=$(awk 'NR > 1 && !/^#/ { h += $2; w += $3; n += $4 }
+		/^# in no row/ { n += $(NF - 4); h += $(NF - 2); w += $NF; f = 1 }
+		END { if (!f) exit 1; printf "%.0f %.0f %.0f\n", n, h, w }' "$RES/$1-top.txt") ||
+		fail "$1: top has no '# in no row' line"
+	stat_sums=$(awk '$1 ~ /^anon_vma\.lock\.(read|write)\.holds_timed$/ { n += $2 }
+		$1 ~ /^anon_vma\.lock\.(read|write)\.hold_ns_total$/ { h += $2 }
+		$1 ~ /^anon_vma\.lock\.(read|write)\.wait_ns_total$/ { w += $2 }
+		END { printf "%.0f %.0f %.0f\n", n, h, w }' "$RES/$1-stats-detached.txt")
+	expect "$1: top's holds, hold_ns, wait_ns summed over its rows (stats: the same)" "$top_sums" "$stat_sums"
+}
