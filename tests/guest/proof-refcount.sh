@@ -16,6 +16,7 @@
 # timeout: 240
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/trace.sh"
+. "$(dirname "$0")/lib/race.sh"
 [ -d /sys/devices/system/node/node1 ] || skip "the guest has one NUMA node"
 # check RUN RACES: the replay by value (lib/replay.awk) of one recording;
 # at least RACES lives freed; its failed inc-not-zero count to /tmp
@@ -47,29 +48,14 @@ grep '^migrate:' "$d/compact/record.log"
 check compact $craces
 echo "measured: failed inc-not-zero: $(cat /tmp/get_failed.plain) in $races move_pages races, $(cat /tmp/get_failed.compact) in $craces compaction races"
 
-ko=$ART/modules/anon_vma_race.ko
-[ -f "$ko" ] || fail "no $ko (make module builds tests/modules)"
-insmod "$ko" delay_ms=1000 || fail "insmod anon_vma_race.ko"
-trap 'rmmod anon_vma_race 2>/dev/null || true' EXIT
+load_race delay_ms=1000
 lost=0
-# The owner runs on CPU 1, the paused reader on CPU 0: the owner's exit
-# must not need CPU 0 (a TLB shootdown IPI to a CPU that ran the mm would
-# wait for the pause to end), and neither may the killer.
 for try in $(seq 1 $tries); do
-	taskset -c 1 sleep 1000 &
-	victim=$!
-	sleep 0.3
-	end=$(awk '/\[stack\]/ { split($1, a, "-"); print a[2] }' /proc/$victim/maps)
-	[ -n "$end" ] || fail "no stack mapping for pid $victim"
-	addr=$(printf '%x' $((0x$end - 4096)))
-	cat >/tmp/race.sh <<EOS
-taskset -c 1 sh -c 'i=0; until grep -qx paused /sys/kernel/debug/anon_vma_race || [ \$i -ge 200 ]; do i=\$((i + 1)); sleep 0.05; done; kill -9 $victim' &
-taskset -c 0 sh -c 'echo "$victim $addr" >/sys/kernel/debug/anon_vma_race'
-wait
-EOS
+	start_victim
+	race_script /tmp/race.sh
 	# shellcheck disable=SC2086
 	record "$d/forced-$try" $events -- sh /tmp/race.sh
-	wait $victim 2>/dev/null || true
+	wait $VICTIM 2>/dev/null || true
 	r=$(cat /sys/kernel/debug/anon_vma_race)
 	check forced-$try 0
 	n=$(cat /tmp/get_failed.forced-$try)
