@@ -22,7 +22,7 @@
 DEFINE_STATIC_KEY_FALSE(mmp_clock_tsc);
 /* ns already: the product is the identity */
 struct mmp_clock mmp_clock __read_mostly = {
-	.fast_max = U32_MAX, .mult = 1ULL << 32
+	.fast_max = U32_MAX, .mult = 1ULL << 32, .hi_max = S64_MAX >> 32
 };
 
 void mmp_clock_init(void)
@@ -43,18 +43,33 @@ void mmp_clock_init(void)
 	/* no 64-bit overflow, and every backwards interval out of range */
 	mmp_clock.fast_max = min_t(u64, div64_u64(U64_MAX, mmp_clock.mult),
 				   S64_MAX);
+	mmp_clock.hi_max = div64_u64(S64_MAX, mmp_clock.mult);
 	static_branch_enable(&mmp_clock_tsc);
 #endif
 }
 
-/* mmp_elapsed() past the 64-bit product: backwards, or seconds long */
+/*
+ * mmp_elapsed() past the 64-bit product: backwards, or seconds long. The
+ * product in two halves, (hi << 32 | lo) * mult >> 32 = hi * mult +
+ * (lo * mult >> 32), so that no part of it wraps: a whole 128-bit product
+ * shifted back to 64 bits would lose its top bits past 2^64 ns (ticks near
+ * 2^63 of a TSC slower than 500 MHz) and read as a short interval. Past
+ * S64_MAX (centuries) it is capped.
+ */
 u64 mmp_elapsed_slow(struct mmp_stat *p, u64 ticks)
 {
+	u64 hi = ticks >> 32;
+
 	if ((s64)ticks < 0) {
 		p->clock_backwards++;
 		return 0;
 	}
-	return min_t(u64, mul_u64_u64_shr(ticks, mmp_clock.mult, 32), S64_MAX);
+	if (hi > mmp_clock.hi_max)
+		return S64_MAX;
+	/* at most S64_MAX plus less than mult: no wrap */
+	return min_t(u64, hi * mmp_clock.mult +
+			  mul_u64_u64_shr(ticks & U32_MAX, mmp_clock.mult, 32),
+		     S64_MAX);
 }
 
 /* For the stats file: 1 while the TSC is the clock and still trusted. */

@@ -137,6 +137,7 @@ DECLARE_STATIC_KEY_FALSE(mmp_clock_tsc);
 struct mmp_clock {
 	u64 fast_max;
 	u64 mult;
+	u64 hi_max;	/* the slow path's: ticks >> 32 whose ns pass S64_MAX */
 };
 
 extern struct mmp_clock mmp_clock __read_mostly;
