@@ -10,7 +10,13 @@
 #   (BPFTRACE=0: not), interleaved over ROUNDS rounds; each tracer must
 #   count the events fired.
 #   Cost per event = time / events; above off = the tracepoint's call and
-#   the probe itself.
+#   the probe itself. Lifecycle rows: FORKS (200) forks of alllocks with 64
+#   anon_vma roots alive, each fork 64 anon_vmas born, attached and freed,
+#   with the events off, mode=counting, mode=timed top=0 and mode=timed
+#   with top_slots=16 (top's table full of live roots): the lifecycle
+#   probes and, by difference, top's per-root state, per fork. A row with
+#   clock=tsc where the kernel trusts the TSC though the CPU does not say
+#   invariant (this guest): the TSC probes' cost.
 # NEEDS: make kernel module rootfs. Boots with ICOUNT=1 (TCG,
 #   -icount shift=0: one guest nanosecond per instruction, so the figures
 #   are instruction counts, reproducible, not real-hardware latencies), SMP=1.

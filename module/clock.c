@@ -11,6 +11,7 @@
  * (clock.tsc_unstable): intervals timed since may be off.
  */
 #include <linux/clocksource.h>
+#include <linux/errno.h>
 #include <linux/time64.h>
 
 #ifdef CONFIG_X86
@@ -25,19 +26,32 @@ struct mmp_clock mmp_clock __read_mostly = {
 	.fast_max = U32_MAX, .mult = 1ULL << 32, .hi_max = S64_MAX >> 32
 };
 
-void mmp_clock_init(void)
+/*
+ * @want: MMP_CLOCK_AUTO takes the TSC when it is invariant (constant rate,
+ * running in every idle state) and trusted; MMP_CLOCK_TSC takes it when
+ * trusted only, for CPUs that do not say invariant but are (QEMU's TCG
+ * with icount, many VMs); MMP_CLOCK_KTIME never. -EINVAL when the TSC was
+ * asked for and cannot be had.
+ */
+int mmp_clock_init(enum mmp_clock_want want)
 {
 #ifdef CONFIG_X86
+	bool usable = boot_cpu_has(X86_FEATURE_TSC) && !check_tsc_unstable() &&
+		      tsc_khz;
+
 	/*
-	 * Only an invariant TSC: one that changed rate with cpufreq or stopped
-	 * in deep idle would be off until the kernel noticed, and hold times
-	 * read before that would be wrong without anything saying so.
+	 * Only an invariant TSC by default: one that changed rate with
+	 * cpufreq or stopped in deep idle would be off until the kernel
+	 * noticed, and hold times read before that would be wrong without
+	 * anything saying so.
 	 */
-	if (!boot_cpu_has(X86_FEATURE_TSC) ||
-	    !boot_cpu_has(X86_FEATURE_CONSTANT_TSC) ||
-	    !boot_cpu_has(X86_FEATURE_NONSTOP_TSC) ||
-	    check_tsc_unstable() || !tsc_khz)
-		return;
+	if (want == MMP_CLOCK_AUTO)
+		usable = usable && boot_cpu_has(X86_FEATURE_CONSTANT_TSC) &&
+			 boot_cpu_has(X86_FEATURE_NONSTOP_TSC);
+	if (want == MMP_CLOCK_TSC && !usable)
+		return -EINVAL;
+	if (want == MMP_CLOCK_KTIME || !usable)
+		return 0;
 	/* cycles -> ns: NSEC_PER_MSEC / tsc_khz, in 32.32 fixed point */
 	mmp_clock.mult = DIV_ROUND_CLOSEST_ULL((u64)NSEC_PER_MSEC << 32, tsc_khz);
 	/* no 64-bit overflow, and every backwards interval out of range */
@@ -45,6 +59,9 @@ void mmp_clock_init(void)
 				   S64_MAX);
 	mmp_clock.hi_max = div64_u64(S64_MAX, mmp_clock.mult);
 	static_branch_enable(&mmp_clock_tsc);
+	return 0;
+#else
+	return want == MMP_CLOCK_TSC ? -EINVAL : 0;
 #endif
 }
 

@@ -39,6 +39,16 @@ module_param_string(mode, mode, sizeof(mode), 0444);
 MODULE_PARM_DESC(mode,
 		 "timed (counts, waits, holds, histograms; the default) or counting (counts only, no clock, no hold table)");
 
+static char clock[8] = "auto";
+module_param_string(clock, clock, sizeof(clock), 0444);
+MODULE_PARM_DESC(clock,
+		 "auto (the TSC when invariant and trusted, else ktime; the default), tsc (the TSC when trusted: for CPUs that do not say invariant but are) or ktime");
+
+static const char * const clock_names[] = {
+	[MMP_CLOCK_AUTO] = "auto", [MMP_CLOCK_TSC] = "tsc",
+	[MMP_CLOCK_KTIME] = "ktime",
+};
+
 static bool top = true;
 module_param(top, bool, 0444);
 MODULE_PARM_DESC(top, "keep per root anon_vma totals for 'top' (default 1)");
@@ -99,6 +109,10 @@ static int check_params(void)
 	}
 	if (!ret)
 		ret = check_slots("top_slots", top_slots);
+	if (!ret && match_string(clock_names, ARRAY_SIZE(clock_names), clock) < 0) {
+		pr_err("mmpreempt: clock=%s: must be auto, tsc or ktime\n", clock);
+		ret = -EINVAL;
+	}
 	if (!ret && (top_n < 1 || top_n > top_slots)) {
 		pr_err("mmpreempt: top_n=%u: must be from 1 to top_slots (%u)\n",
 		       top_n, top_slots);
@@ -247,7 +261,11 @@ static int __init mmpreempt_init(void)
 		static_branch_disable(&mmp_timed);
 	if (!top || !timed)	/* nothing to total when counting */
 		static_branch_disable(&mmp_top_on);
-	mmp_clock_init();
+	if (mmp_clock_init(match_string(clock_names, ARRAY_SIZE(clock_names),
+					clock))) {
+		pr_err("mmpreempt: clock=tsc: the TSC is absent, unstable or not calibrated\n");
+		return -EINVAL;
+	}
 	ret = mmp_stats_init();
 	what = "allocating the statistics";
 	if (!ret && timed) {	/* counting mode times nothing */

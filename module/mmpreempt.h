@@ -74,11 +74,8 @@ struct mmp_stat {
 	u64 alllocks_roots, alllocks_mappings;
 	u64 untracked_table_full, untracked_no_start;
 	u64 clock_backwards;
-	/*
-	 * top.c: roots born into a full bucket, releases whose root then had
-	 * no entry, freed roots' entries reused
-	 */
-	u64 top_full_born, top_full_holds, top_evicted;
+	/* top.c: holds whose root had no entry and no room; entries reused */
+	u64 top_full_holds, top_evicted;
 	/* holds, hold_ns, wait_ns of those, in no row of top */
 	u64 top_lost[3];
 	u64 hist[MMP_NR_HISTS][MMP_HIST_SLOTS];
@@ -180,7 +177,8 @@ static __always_inline u64 mmp_elapsed(struct mmp_stat *p, u64 t0, u64 t1)
 	return mmp_elapsed_slow(p, d);
 }
 
-void mmp_clock_init(void);
+enum mmp_clock_want { MMP_CLOCK_AUTO, MMP_CLOCK_TSC, MMP_CLOCK_KTIME };
+int mmp_clock_init(enum mmp_clock_want want);
 bool mmp_clock_tsc_unstable(void);
 
 /*
@@ -298,7 +296,7 @@ u64 mmp_top_bytes(unsigned int slots);
 void mmp_top_exit(void);
 void mmp_top_clear(void);
 struct mmp_stat;
-void mmp_top_born(struct mmp_stat *p, const void *anon_vma, const void *root);
+void mmp_top_born(struct mmp_stat *p, const void *anon_vma);
 void mmp_top_attached(struct mmp_stat *p, const void *anon_vma,
 		      const void *root);
 void mmp_top_died(struct mmp_stat *p, const void *anon_vma);
@@ -309,6 +307,7 @@ void mmp_top_account_slow(struct mmp_stat *p, const void *root, u64 wait_ns,
 struct mmp_root_sum {
 	unsigned int gen;
 	u64 wait_ns, hold_ns, holds;
+	u64 attached;	/* anon_vmas fork attached under the root */
 };
 
 /*

@@ -398,7 +398,7 @@ static notrace void probe_anon_vma_alloc(void *data, struct anon_vma *av)
 
 	p->ev[MMP_EV_anon_vma_alloc]++;
 	if (static_branch_likely(&mmp_top_on))
-		mmp_top_born(p, av, av);
+		mmp_top_born(p, av);
 }
 
 static notrace void probe_anon_vma_attach(void *data, struct anon_vma *av,

@@ -2,29 +2,33 @@
 /*
  * Per root anon_vma totals for the "top" file. A root is known by its
  * address only while it lives: the slab reuses addresses, so each life gets
- * its own sequence number as id (printed instead of any pointer), and a
- * freed root's entry is kept, marked dead, until its slot is needed.
- * Roots born before the probes were attached get an entry on first use.
- * Nothing counted is dropped: a root's sums in no row (evicted, forgotten
- * at an attach, or without an entry for want of room) are in the lost line.
+ * its own id (printed instead of any pointer), and a freed root's entry is
+ * kept, marked dead, until its slot is needed.
  *
  * Two halves. The entries (which root, which life, alive or not) change
- * only in the lifecycle probes and on a root's first use, under a bucket
- * lock. The sums (wait, hold, holds) are per CPU, one per entry slot, and
- * belong to the statistics copies (stats.c), so a reset zeroes them in the
- * same instant as every counter: the release probe finds its root's entry
- * without a lock and adds to this CPU's live sum, and writes no shared
- * line. Each sum carries the generation of the entry's life it was added
- * for; a sum of an older life is ignored by readers and zeroed by its CPU
- * on next use. A release racing with the eviction of its root's (dead)
- * entry may add to such a stale sum after the entry's sums were counted
- * as lost with it; so may a reset racing with an eviction: only those
- * adds are missing from top's totals (rows plus lost) against stats.
+ * under a bucket lock, and only where that is rare: an entry is made at a
+ * root's first use (its first release, or a first attach under it), and
+ * ended at the free of a root that has one. A birth or an attach of an
+ * anon_vma that never had an entry (fork's, every time) looks for one
+ * without the lock and finds none. The sums (wait, hold, holds, anon_vmas
+ * attached) are per CPU, one per entry slot, and belong to the statistics
+ * copies (stats.c), so a reset zeroes them in the same instant as every
+ * counter: the release probe finds its root's entry without a lock and
+ * adds to this CPU's live sum, and writes no shared line. Each sum carries
+ * the generation of the entry's life it was added for; a sum of an older
+ * life is ignored by readers and zeroed by its CPU on next use. Ids come
+ * from per-CPU counters. Nothing counted is dropped: a root's sums in no
+ * row (evicted, forgotten, or without an entry for want of room) are in
+ * the lost line. A release racing with the eviction of its root's (dead)
+ * entry may add to a stale sum after the entry's sums were counted as lost
+ * with it; so may a reset racing with an eviction: only those adds are
+ * missing from top's totals (rows plus lost) against stats.
  * The whole table sits behind a static key: load with top=0 (or
  * mode=counting) and no probe touches it.
  */
 #include <linux/debugfs.h>
 #include <linux/hash.h>
+#include <linux/percpu.h>
 #include <linux/seqlock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -41,7 +45,7 @@ struct root_entry {
 	seqcount_t seq;		/* around changes to key and gen */
 	unsigned int gen;	/* the life, or reset, the sums belong to */
 	u64 id;
-	u64 anon_vmas;		/* anon_vmas of the tree seen born, itself included */
+	u64 died;		/* the bucket's death count at its death */
 	unsigned int slot;	/* the index of its sums */
 	bool used, alive;
 	bool summed;		/* a sum was started for this life (lose()) */
@@ -49,12 +53,13 @@ struct root_entry {
 
 struct bucket {
 	raw_spinlock_t lock;
+	u64 deaths;
 	struct root_entry e[BUCKET_SLOTS];
 };
 
 static struct bucket *buckets;
 static unsigned int bucket_bits;
-static atomic64_t next_id;
+static u64 __percpu *next_id;	/* this CPU's ids: n * nr_cpu_ids + cpu */
 static unsigned int top_n;
 
 DEFINE_STATIC_KEY_TRUE(mmp_top_on);
@@ -97,6 +102,7 @@ static void sum_of(const struct root_entry *e, struct mmp_stat __percpu *stats,
 		r->wait_ns += READ_ONCE(s->wait_ns);
 		r->hold_ns += READ_ONCE(s->hold_ns);
 		r->holds += READ_ONCE(s->holds);
+		r->attached += READ_ONCE(s->attached);
 	}
 }
 
@@ -105,7 +111,7 @@ static void lose(struct mmp_stat *p, const struct root_entry *e)
 {
 	struct mmp_root_sum r;
 
-	/* the usual case, a newborn's entry at its attach: no scan of CPUs */
+	/* an entry no CPU ever added to: no scan of CPUs */
 	if (!READ_ONCE(e->summed))
 		return;
 	sum_of(e, p->copy, &r);
@@ -114,88 +120,114 @@ static void lose(struct mmp_stat *p, const struct root_entry *e)
 	p->top_lost[2] += r.wait_ns;
 }
 
+/* find(): an entry of the key exists, but is changing */
+#define CHANGING ((struct root_entry *)1)
+
 /*
- * The live entry of @root, or a new one; NULL when the bucket is full.
- * @p is the copy the probe that asks writes (not the live one read again:
- * a reset may have replaced it since), and what an evicted entry's sums
- * held in that copy goes to its lost line.
+ * @root's live entry, found without the lock, with its seqcount's value
+ * in *@seqv and its life in *@gen; NULL when it has none, CHANGING while
+ * one is being changed.
+ */
+static struct root_entry *find(struct bucket *b, const void *root,
+			       unsigned int *seqv, unsigned int *gen)
+{
+	int i;
+
+	for (i = 0; i < BUCKET_SLOTS; i++) {
+		struct root_entry *e = &b->e[i];
+		unsigned int seq;
+
+		if (READ_ONCE(e->key) != root)
+			continue;
+		seq = raw_seqcount_begin(&e->seq);
+		*gen = READ_ONCE(e->gen);
+		if (READ_ONCE(e->key) != root ||
+		    read_seqcount_retry(&e->seq, seq))
+			return CHANGING;
+		*seqv = seq;
+		return e;
+	}
+	return NULL;
+}
+
+/* No slot @root could take, as read without the lock: eight live roots */
+static bool bucket_full(const struct bucket *b)
+{
+	int i;
+
+	for (i = 0; i < BUCKET_SLOTS; i++)
+		if (!READ_ONCE(b->e[i].key))
+			return false;
+	return true;
+}
+
+/*
+ * Under the bucket lock: the live entry of @root, or a new one; NULL when
+ * the bucket is full of live roots. A new one takes a free slot, else the
+ * dead entry no CPU added to, else the one dead longest; what an evicted
+ * entry's sums held in @p's copy (the copy its probe writes, not the live
+ * one read again: a reset may have replaced it since) goes to its lost line.
  */
 static struct root_entry *lookup(struct mmp_stat *p, struct bucket *b,
-				 const void *root, bool born)
+				 const void *root)
 {
 	struct root_entry *victim = NULL;
-	struct mmp_root_sum lost = {};
 	int i;
 
 	for (i = 0; i < BUCKET_SLOTS; i++) {
 		struct root_entry *e = &b->e[i];
 
-		if (e->used && e->alive && e->key == root) {
-			if (!born)
-				return e;
-			/* a new life at this address */
-			e->alive = false;
-			entry_set(e, NULL, true);
-		}
+		if (e->used && e->alive && e->key == root)
+			return e;
 		if (!e->used && !victim)
 			victim = e;
 	}
-	if (!victim) {
-		/* evict the dead entry with the least hold time */
-		for (i = 0; i < BUCKET_SLOTS; i++) {
-			struct root_entry *e = &b->e[i];
-			struct mmp_root_sum r;
+	for (i = 0; !victim && i < BUCKET_SLOTS; i++) {
+		struct root_entry *e = &b->e[i];
 
-			if (e->alive)
-				continue;
-			sum_of(e, p->copy, &r);
-			if (!victim || r.hold_ns < lost.hold_ns) {
-				victim = e;
-				lost = r;
-			}
+		if (e->alive)
+			continue;
+		if (!e->summed) {
+			victim = e;
+			break;
 		}
 	}
-	if (!victim) {
-		if (born)
-			p->top_full_born++;
-		return NULL;
+	for (i = 0; !victim && i < BUCKET_SLOTS; i++) {
+		struct root_entry *e = &b->e[i];
+
+		if (!e->alive && (!victim || e->died < victim->died))
+			victim = e;
 	}
+	if (!victim)
+		return NULL;
 	if (victim->used) {
 		p->top_evicted++;
-		p->top_lost[0] += lost.holds;
-		p->top_lost[1] += lost.hold_ns;
-		p->top_lost[2] += lost.wait_ns;
+		lose(p, victim);
 	}
-	victim->id = atomic64_inc_return(&next_id);
+	/* under a raw spinlock: preemption is off */
+	victim->id = this_cpu_inc_return(*next_id) * nr_cpu_ids +
+		     smp_processor_id();
 	victim->used = true;
 	victim->alive = true;
-	victim->anon_vmas = 1;
 	victim->summed = false;
 	entry_set(victim, root, false);
 	return victim;
 }
 
-void mmp_top_born(struct mmp_stat *p, const void *anon_vma, const void *root)
-{
-	struct bucket *b = bucket_of(root);
-	struct root_entry *e;
-
-	raw_spin_lock(&b->lock);
-	e = lookup(p, b, root, anon_vma == root);
-	if (e && anon_vma != root)
-		e->anon_vmas++;
-	raw_spin_unlock(&b->lock);
-}
-
 /*
- * @anon_vma's live entry as a root: marked dead, or forgotten outright,
- * what its sums hold then counted in @p's lost line
+ * @anon_vma's live entry as a root, if it has one: marked dead, or
+ * forgotten outright with what its sums hold counted in @p's lost line.
+ * Without the lock when there is none, which is the rule for an anon_vma
+ * at its birth or attach, and for a root never used.
  */
 static void end_root(struct mmp_stat *p, const void *anon_vma, bool forget)
 {
 	struct bucket *b = bucket_of(anon_vma);
+	unsigned int seqv, gen;
 	int i;
 
+	if (!find(b, anon_vma, &seqv, &gen))
+		return;
 	raw_spin_lock(&b->lock);
 	for (i = 0; i < BUCKET_SLOTS; i++) {
 		struct root_entry *e = &b->e[i];
@@ -205,6 +237,7 @@ static void end_root(struct mmp_stat *p, const void *anon_vma, bool forget)
 				lose(p, e);
 			e->alive = false;
 			e->used = !forget;
+			e->died = ++b->deaths;
 			entry_set(e, NULL, !forget);
 		}
 	}
@@ -212,17 +245,12 @@ static void end_root(struct mmp_stat *p, const void *anon_vma, bool forget)
 }
 
 /*
- * anon_vma_fork() placed @anon_vma, born as a root of its own, under @root:
- * its entry goes and @root counts it. Its own lock is not taken before the
- * attach, but the entry may be a stale one of an earlier life at the same
- * address whose free was not seen (freed while the probes were detached):
- * whatever its sums hold is counted lost, never dropped.
+ * A birth: an entry still live at this address is an earlier life whose
+ * free was not seen (the probes were detached): it ends, as dead.
  */
-void mmp_top_attached(struct mmp_stat *p, const void *anon_vma,
-		      const void *root)
+void mmp_top_born(struct mmp_stat *p, const void *anon_vma)
 {
-	end_root(p, anon_vma, true);
-	mmp_top_born(p, anon_vma, root);
+	end_root(p, anon_vma, false);
 }
 
 void mmp_top_died(struct mmp_stat *p, const void *anon_vma)
@@ -231,7 +259,8 @@ void mmp_top_died(struct mmp_stat *p, const void *anon_vma)
 }
 
 static void add_sum(struct mmp_stat *p, struct root_entry *e,
-		    unsigned int gen, u64 wait_ns, u64 hold_ns)
+		    unsigned int gen, u64 wait_ns, u64 hold_ns, u64 holds,
+		    u64 attached)
 {
 	struct mmp_root_sum *s = &p->top_sums[e->slot];
 
@@ -243,12 +272,14 @@ static void add_sum(struct mmp_stat *p, struct root_entry *e,
 		WRITE_ONCE(s->wait_ns, 0);
 		WRITE_ONCE(s->hold_ns, 0);
 		WRITE_ONCE(s->holds, 0);
+		WRITE_ONCE(s->attached, 0);
 		smp_wmb();	/* the zeroes before the gen: see sum_of() */
 		WRITE_ONCE(s->gen, gen);
 	}
 	WRITE_ONCE(s->wait_ns, s->wait_ns + wait_ns);
 	WRITE_ONCE(s->hold_ns, s->hold_ns + hold_ns);
-	WRITE_ONCE(s->holds, s->holds + 1);
+	WRITE_ONCE(s->holds, s->holds + holds);
+	WRITE_ONCE(s->attached, s->attached + attached);
 }
 
 /* The entry @root's sums go to from now on, at its seqcount's value @seqv */
@@ -263,50 +294,70 @@ static void cache_fill(struct mmp_stat *p, const void *root,
 	c->sum = &p->top_sums[e->slot];
 }
 
-static noinline void account_locked(struct mmp_stat *p, struct bucket *b,
-				    const void *root, u64 wait_ns, u64 hold_ns)
+/* What cannot go to an entry: counted in @p's lost line, never dropped */
+static void lost_hold(struct mmp_stat *p, u64 wait_ns, u64 hold_ns)
 {
-	struct root_entry *e;
+	p->top_full_holds++;
+	p->top_lost[0]++;
+	p->top_lost[1] += hold_ns;
+	p->top_lost[2] += wait_ns;
+}
 
+/*
+ * A hold (@holds 1) or an attach under @root (@attached 1) for @root's
+ * entry: found without the lock, else made under it; with the bucket full
+ * of live roots, a hold is lost without the lock too.
+ */
+static void account(struct mmp_stat *p, const void *root, u64 wait_ns,
+		    u64 hold_ns, u64 holds, u64 attached)
+{
+	struct bucket *b = bucket_of(root);
+	struct root_entry *e;
+	unsigned int seqv, gen;
+
+	e = find(b, root, &seqv, &gen);
+	if (e && e != CHANGING) {
+		add_sum(p, e, gen, wait_ns, hold_ns, holds, attached);
+		if (holds)
+			cache_fill(p, root, e, seqv);
+		return;
+	}
+	if (!e && bucket_full(b)) {
+		if (holds)
+			lost_hold(p, wait_ns, hold_ns);
+		return;
+	}
 	raw_spin_lock(&b->lock);
-	e = lookup(p, b, root, false);
+	e = lookup(p, b, root);
 	if (e) {
-		add_sum(p, e, e->gen, wait_ns, hold_ns);
+		add_sum(p, e, e->gen, wait_ns, hold_ns, holds, attached);
 		/* writers of the entry hold the lock: its seqcount is even */
-		cache_fill(p, root, e, raw_read_seqcount(&e->seq));
-	} else {
-		p->top_full_holds++;
-		p->top_lost[0]++;
-		p->top_lost[1] += hold_ns;
-		p->top_lost[2] += wait_ns;
+		if (holds)
+			cache_fill(p, root, e, raw_read_seqcount(&e->seq));
+	} else if (holds) {
+		lost_hold(p, wait_ns, hold_ns);
 	}
 	raw_spin_unlock(&b->lock);
+}
+
+/*
+ * anon_vma_fork() placed @anon_vma, born as a root of its own, under @root:
+ * an entry of its own (only a stale one of an earlier life at this address
+ * can exist: nothing locked it yet) goes, its sums counted lost; @root
+ * counts it.
+ */
+void mmp_top_attached(struct mmp_stat *p, const void *anon_vma,
+		      const void *root)
+{
+	end_root(p, anon_vma, true);
+	account(p, root, 0, 0, 0, 1);
 }
 
 /* mmp_top_account() for a root other than this CPU's last, or changed */
 void mmp_top_account_slow(struct mmp_stat *p, const void *root, u64 wait_ns,
 			  u64 hold_ns)
 {
-	struct bucket *b = bucket_of(root);
-	int i;
-
-	for (i = 0; i < BUCKET_SLOTS; i++) {
-		struct root_entry *e = &b->e[i];
-		unsigned int seq, gen;
-
-		if (READ_ONCE(e->key) != root)
-			continue;
-		seq = raw_seqcount_begin(&e->seq);
-		gen = READ_ONCE(e->gen);
-		if (READ_ONCE(e->key) != root ||
-		    read_seqcount_retry(&e->seq, seq))
-			break;
-		add_sum(p, e, gen, wait_ns, hold_ns);
-		cache_fill(p, root, e, seq);
-		return;
-	}
-	/* first use of a root born before the load, or an entry changing */
-	account_locked(p, b, root, wait_ns, hold_ns);
+	account(p, root, wait_ns, hold_ns, 1, 0);
 }
 
 struct top_row {
@@ -326,7 +377,7 @@ static int by_hold_desc(const void *a, const void *b)
 static int top_show(struct seq_file *m, void *v)
 {
 	size_t n = (size_t)BUCKET_SLOTS << bucket_bits, used = 0, i;
-	u64 full_born = 0, full_holds = 0, evicted = 0, lost[3] = {};
+	u64 full_holds = 0, evicted = 0, lost[3] = {};
 	struct mmp_stat __percpu *live;
 	unsigned int cpu;
 	struct top_row *all;
@@ -350,9 +401,10 @@ static int top_show(struct seq_file *m, void *v)
 			if (!e->used)
 				continue;
 			r->id = e->id;
-			r->anon_vmas = e->anon_vmas;
 			r->alive = e->alive;
 			sum_of(e, live, &r->sum);
+			/* the root, and those attached under it since */
+			r->anon_vmas = 1 + r->sum.attached;
 			if (r->sum.holds)
 				used++;
 		}
@@ -361,7 +413,6 @@ static int top_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		const struct mmp_stat *c = per_cpu_ptr(live, cpu);
 
-		full_born += READ_ONCE(c->top_full_born);
 		full_holds += READ_ONCE(c->top_full_holds);
 		evicted += READ_ONCE(c->top_evicted);
 		for (i = 0; i < ARRAY_SIZE(lost); i++)
@@ -381,8 +432,6 @@ static int top_show(struct seq_file *m, void *v)
 		lost[1] += all[i].sum.hold_ns;
 		lost[2] += all[i].sum.wait_ns;
 	}
-	seq_printf(m, "# roots born into a full bucket (tracked only if a later hold found room): %llu\n",
-		   full_born);
 	seq_printf(m, "# holds whose root had no entry and found its bucket full: %llu\n",
 		   full_holds);
 	seq_printf(m, "# freed roots evicted to make room: %llu\n", evicted);
@@ -451,8 +500,11 @@ int mmp_top_init(unsigned int slots)
 	/* slots is validated at load: at least two buckets, a power of two */
 	bucket_bits = ilog2(slots / BUCKET_SLOTS);
 	buckets = vzalloc(array_size(1U << bucket_bits, sizeof(*buckets)));
-	if (!buckets)
+	next_id = alloc_percpu(u64);
+	if (!buckets || !next_id) {
+		mmp_top_exit();
 		return -ENOMEM;
+	}
 	for (i = 0; i < 1U << bucket_bits; i++) {
 		int j;
 
@@ -493,4 +545,6 @@ void mmp_top_exit(void)
 	}
 	vfree(buckets);
 	buckets = NULL;
+	free_percpu(next_id);
+	next_id = NULL;
 }

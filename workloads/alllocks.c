@@ -10,10 +10,17 @@
  * mmu_notifier registration on an mm: opening the test_hmm device
  * (/dev/hmm_dmirror0, lib/test_hmm.c) registers one on the opener's mm;
  * with --module, mmpreempt.ko's take_all_locks file registers one on ours.
+ *
+ * --forks N instead forks N children one after the other, each exiting at
+ * once: each fork gives every root an anon_vma of the child's, attached
+ * under it (anon_vma_fork()), and each exit frees them, so the run times
+ * the anon_vma lifecycle with as many roots alive as asked (a tracer's
+ * per-root state then meets that many). Output: the ns per fork.
  */
 #include <fcntl.h>
 #include <getopt.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -47,6 +54,27 @@ static void take_via_module(long roots, long files)
 	       roots, files, now_ms() - t0, buf);
 }
 
+/* N forks in turn, each child exiting at once; the parent waits for each */
+static void fork_loop(long roots, long forks)
+{
+	double t0 = now_ms();
+	int status;
+
+	for (long i = 0; i < forks; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("alllocks: fork: %s\n", strerror(errno));
+		if (pid == 0)
+			_exit(0);
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			die("alllocks: fork %ld: the child did not exit 0\n", i);
+	}
+	printf("alllocks: %ld forks of %ld anon_vma roots: %.0f ns per fork\n",
+	       forks, roots, (now_ms() - t0) * 1e6 / forks);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -59,6 +87,8 @@ static void usage(FILE *f)
 		"                 (" TAKE "; no test_hmm needed)\n"
 		"  --hold-ms T    keep the device open T ms (default 0)\n"
 		"  --wait         do not open the device: print \"ready\" and sleep until killed\n"
+		"  --forks N      do not open the device: fork N children in turn, each exiting\n"
+		"                 at once, and print the ns per fork\n"
 		"                 (for a trigger from outside, such as mmpreempt's take_all_locks)\n");
 }
 
@@ -70,17 +100,18 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "hold-ms", required_argument, NULL, 't' },
 		{ "wait", no_argument, NULL, 'w' },
+		{ "forks", required_argument, NULL, 'k' },
 		{ "module", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	long roots = 500, files = 50, hold = 0, page = sysconf(_SC_PAGESIZE);
+	long roots = 500, files = 50, hold = 0, forks = 0, page = sysconf(_SC_PAGESIZE);
 	const char *dev = "/dev/hmm_dmirror0";
 	char *res, path[64];
 	double t0;
 	int c, fd, wait_only = 0, via_module = 0;
 
-	while ((c = getopt_long(argc, argv, "n:f:d:t:wmh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:f:d:t:k:wmh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			roots = number("alllocks", "--roots", optarg, 1, 30000);
@@ -93,6 +124,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			hold = number("alllocks", "--hold-ms", optarg, 0, 3600000);
+			break;
+		case 'k':
+			forks = number("alllocks", "--forks", optarg, 1, 10000000);
 			break;
 		case 'w':
 			wait_only = 1;
@@ -131,6 +165,10 @@ int main(int argc, char **argv)
 			die("alllocks: mmap %s: %s\n", path, strerror(errno));
 		close(fd);
 		unlink(path);
+	}
+	if (forks) {
+		fork_loop(roots, forks);
+		return 0;
 	}
 	if (wait_only) {
 		printf("alllocks: %ld anon_vma roots, %ld file mappings: ready\n",

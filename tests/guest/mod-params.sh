@@ -11,7 +11,9 @@
 #   than timed or counting is refused; mode=counting counts the same
 #   contention exactly and times nothing (no hold, no wait, no slot used,
 #   top off), and allocates neither the hold table nor top's (vmalloc's
-#   list); the largest tables are refused while the memory is filled until
+#   list); clock=auto takes the TSC only when /proc/cpuinfo says it is
+#   invariant, clock=ktime never, clock=tsc loads on the TSC or is refused
+#   saying why; the largest tables are refused while the memory is filled until
 #   half of what is available is below their need on this guest's possible
 #   CPUs (the message says both), and load once it is free
 # requires: mmpreempt.ko lock_hold.ko contend
@@ -40,6 +42,7 @@ refused top_n=0
 refused mode=bogus
 refused mode=Timed
 refused top_n=65 top_slots=64
+refused clock=bogus
 grep -q mmpreempt /proc/modules && fail "a refused load left the module in"
 
 load_module hold_slots=1048576 top_slots=1048576 top_n=1048576
@@ -119,6 +122,30 @@ expect "timed: vmalloc areas of the hold table" "$(tables mmp_holds_init)" 1
 unload_module
 echo "ok: counting mode allocates no hold table, timed mode one"
 
+# The clock: the TSC by default only when the CPU says it is invariant
+# (constant_tsc and nonstop_tsc); clock=ktime never; clock=tsc whenever
+# the kernel trusts it, or the load is refused saying so.
+flags=$(grep -m 1 '^flags' /proc/cpuinfo)
+inv=0
+case " $flags " in *" constant_tsc "*) case " $flags " in *" nonstop_tsc "*) inv=1 ;; esac ;; esac
+load_module
+auto=$(stat_of clock.tsc)
+unload_module
+[ $inv = 1 ] || expect "clock=auto without an invariant TSC: clock.tsc" "$auto" 0
+load_module clock=ktime
+expect "clock=ktime: clock.tsc" "$(stat_of clock.tsc)" 0
+unload_module
+dmesg -C
+if insmod "$MOD" clock=tsc 2>/dev/null; then
+	expect "clock=tsc loaded: clock.tsc" "$(stat_of clock.tsc)" 1
+	unload_module
+	forced=loaded
+else
+	dmesg | grep -q 'mmpreempt: clock=tsc: the TSC is' || fail "clock=tsc refused without saying why"
+	forced="refused ($(dmesg | grep 'mmpreempt: clock=tsc' | sed 's/^\[[^]]*\] //'))"
+fi
+echo "ok: invariant TSC: $inv; clock=auto took the TSC: $auto; clock=ktime did not; clock=tsc $forced"
+
 # Refused when the tables would take more than half the available memory:
 # the largest tables on this guest's possible CPUs, with the memory filled
 # until half of what is available is below even their per-CPU sums
@@ -132,7 +159,7 @@ fill=$((avail - sums - sums / 2))
 [ "$fill" -gt 0 ] || fail "only $avail MiB available: cannot leave less than $((2 * sums)) MiB"
 dd if=/dev/zero of=/tmp/fill/f bs=1M count=$fill status=none || fail "cannot fill $fill MiB"
 left=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
-echo "measured: $avail MiB available, $left MiB after filling $fill MiB; top's sums alone need $sums MiB on $cpus possible CPUs"
+echo "measured: $avail MiB available, $left MiB after filling $fill MiB; top's sums alone need at least $sums MiB on $cpus possible CPUs"
 refused top_slots=1048576 hold_slots=1048576
 dmesg | grep -q "for $cpus possible CPUs.*more than half the available memory" ||
 	fail "the refusal does not give the possible CPUs ($cpus) and the memory: $(dmesg | tail -n 1)"

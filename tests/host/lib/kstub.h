@@ -6,6 +6,7 @@
  * are stubbed. Included first (gcc -include); the <linux/...> headers the
  * sources name are empty files.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
