@@ -203,7 +203,7 @@ struct mmp_flight {
 	const void *task;	/* the owner; NULL while free */
 	unsigned long key;
 	u64 t0;			/* mmp_now() when the wait or hold began */
-	u64 wait_ns;		/* the wait that preceded this hold */
+	u64 reserved;		/* 32 bytes a slot: mmp_flight_home() shifts */
 };
 
 struct mmp_flight_table {
@@ -300,12 +300,12 @@ void mmp_top_born(struct mmp_stat *p, const void *anon_vma);
 void mmp_top_attached(struct mmp_stat *p, const void *anon_vma,
 		      const void *root);
 void mmp_top_died(struct mmp_stat *p, const void *anon_vma);
-void mmp_top_account_slow(struct mmp_stat *p, const void *root, u64 wait_ns,
-			  u64 hold_ns);
+void mmp_top_account_slow(struct mmp_stat *p, const void *root, u64 hold_ns);
+void mmp_top_wait(struct mmp_stat *p, const void *root, u64 wait_ns);
 
 /* One per entry slot, CPU and copy; written by that CPU's probes only. */
 struct mmp_root_sum {
-	unsigned int gen;
+	u64 gen;
 	u64 wait_ns, hold_ns, holds;
 	u64 attached;	/* anon_vmas fork attached under the root */
 };
@@ -314,23 +314,35 @@ struct mmp_root_sum {
  * Once per acquisition of @root, at its release, into @p (this CPU's live
  * copy); preemption is off. The root of this CPU's last acquisition is
  * added to without a lookup while its entry is unchanged: every change of
- * an entry's key or life moves its seqcount.
+ * an entry's key or life moves its seqcount. (A contended acquisition's
+ * wait went in when the wait ended, mmp_top_wait(), as the stats take it.)
  */
 static __always_inline void mmp_top_account(struct mmp_stat *p,
-					    const void *root, u64 wait_ns,
-					    u64 hold_ns)
+					    const void *root, u64 hold_ns)
 {
 	struct mmp_top_cache *c = &p->top_cache;
 	struct mmp_root_sum *s = c->sum;
 
 	if (unlikely(c->root != root || raw_read_seqcount(c->seq) != c->seqv)) {
-		mmp_top_account_slow(p, root, wait_ns, hold_ns);
+		mmp_top_account_slow(p, root, hold_ns);
 		return;
 	}
 	/* single read-modify-writes, as every counter's (stats.c) */
-	s->wait_ns += wait_ns;
 	s->hold_ns += hold_ns;
 	s->holds++;
+}
+
+/* A contended acquisition's wait, when it ended: as the stats take it */
+static __always_inline void mmp_top_add_wait(struct mmp_stat *p,
+					     const void *root, u64 wait_ns)
+{
+	struct mmp_top_cache *c = &p->top_cache;
+
+	if (unlikely(c->root != root || raw_read_seqcount(c->seq) != c->seqv)) {
+		mmp_top_wait(p, root, wait_ns);
+		return;
+	}
+	c->sum->wait_ns += wait_ns;
 }
 
 void mmp_top_zero_sums(struct mmp_stat *copy);

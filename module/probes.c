@@ -86,7 +86,6 @@ static noinline notrace void hold_probing(struct mmp_stat *p,
 	if (f) {
 		p->last_flight = f;
 		f->t0 = now;
-		f->wait_ns = 0;
 	} else {
 		p->untracked_table_full++;
 	}
@@ -104,7 +103,6 @@ static __always_inline void hold_begin(struct mmp_stat *p, unsigned long key,
 	}
 	p->last_flight = f;
 	f->t0 = now;
-	f->wait_ns = 0;
 }
 
 /* A contended acquisition, its wait's slot @f and the @wait it timed */
@@ -118,6 +116,12 @@ static __always_inline void acquired_waited(struct mmp_stat *p, int kind,
 	mmp_hist_ns(l->wait_hist, wait);
 	if (wait > p->wait_max[kind][write])
 		p->wait_max[kind][write] = wait;
+	/*
+	 * top takes the wait here too, into the same copy: at the release it
+	 * could land in another copy (a reset between) or nowhere (a detach)
+	 */
+	if (kind == MMP_ANON_VMA && static_branch_likely(&mmp_top_on))
+		mmp_top_add_wait(p, (const void *)(f->key & ~7UL), wait);
 	if (unlikely(!success)) {
 		l->trylock_failed++;
 		mmp_flight_end(f);
@@ -127,7 +131,6 @@ static __always_inline void acquired_waited(struct mmp_stat *p, int kind,
 	l->acquired++;
 	p->last_flight = f;
 	f->t0 = now;
-	f->wait_ns = wait;
 }
 
 /* acquired_after_wait() for a wait the fast product cannot convert */
@@ -212,16 +215,15 @@ static __always_inline void released_held(struct mmp_stat *p, int kind,
 					  struct mmp_flight *f, u64 hold)
 {
 	struct mmp_lockstat *l = &p->lock[kind][write];
-	u64 wait = f->wait_ns;
 
 	mmp_flight_end(f);
 	l->hold_ns += hold;
 	mmp_hist_ns(l->hold_hist, hold);
 	if (hold > p->hold_max[kind][write])
 		p->hold_max[kind][write] = hold;
-	/* once per acquisition: its wait and its hold together */
+	/* once per acquisition: its hold (its wait went in when it ended) */
 	if (kind == MMP_ANON_VMA && static_branch_likely(&mmp_top_on))
-		mmp_top_account(p, lock, wait, hold);
+		mmp_top_account(p, lock, hold);
 }
 
 /* released_hold() for a hold the fast product cannot convert */

@@ -14,15 +14,21 @@
  * attached) are per CPU, one per entry slot, and belong to the statistics
  * copies (stats.c), so a reset zeroes them in the same instant as every
  * counter: the release probe finds its root's entry without a lock and
- * adds to this CPU's live sum, and writes no shared line. Each sum carries
+ * adds to this CPU's live sum, and writes no shared line (but the entry's
+ * "summed" flag, once per CPU and life). Each sum carries
  * the generation of the entry's life it was added for; a sum of an older
  * life is ignored by readers and zeroed by its CPU on next use. Ids come
  * from per-CPU counters. Nothing counted is dropped: a root's sums in no
  * row (evicted, forgotten, or without an entry for want of room) are in
- * the lost line. A release racing with the eviction of its root's (dead)
- * entry may add to a stale sum after the entry's sums were counted as lost
- * with it; so may a reset racing with an eviction: only those adds are
- * missing from top's totals (rows plus lost) against stats.
+ * the lost line. A wait goes in when it ends, a hold at its release, each
+ * into the copy the stats take it in. A release racing with the eviction
+ * of its root's (dead) entry may add to a stale sum after the entry's sums
+ * were counted as lost with it; so may a reset racing with an eviction,
+ * and a stale reader's release racing with an attach that ends the entry
+ * it created for a freed root (folio_lock_anon_vma_read()'s trylock): only
+ * those adds are missing from top's totals (rows plus lost) against stats.
+ * Such an entry, made for a root already freed, ends when its address is
+ * born again. top is exact against the stats read while nothing runs.
  * The whole table sits behind a static key: load with top=0 (or
  * mode=counting) and no probe touches it.
  */
@@ -43,7 +49,7 @@
 struct root_entry {
 	const void *key;	/* the root while it lives, else NULL */
 	seqcount_t seq;		/* around changes to key and gen */
-	unsigned int gen;	/* the life, or reset, the sums belong to */
+	u64 gen;		/* the life the sums belong to: never wraps */
 	u64 id;
 	u64 died;		/* the bucket's death count at its death */
 	unsigned int slot;	/* the index of its sums */
@@ -129,7 +135,7 @@ static void lose(struct mmp_stat *p, const struct root_entry *e)
  * one is being changed.
  */
 static struct root_entry *find(struct bucket *b, const void *root,
-			       unsigned int *seqv, unsigned int *gen)
+			       unsigned int *seqv, u64 *gen)
 {
 	int i;
 
@@ -223,7 +229,8 @@ static struct root_entry *lookup(struct mmp_stat *p, struct bucket *b,
 static void end_root(struct mmp_stat *p, const void *anon_vma, bool forget)
 {
 	struct bucket *b = bucket_of(anon_vma);
-	unsigned int seqv, gen;
+	unsigned int seqv;
+	u64 gen;
 	int i;
 
 	if (!find(b, anon_vma, &seqv, &gen))
@@ -259,7 +266,7 @@ void mmp_top_died(struct mmp_stat *p, const void *anon_vma)
 }
 
 static void add_sum(struct mmp_stat *p, struct root_entry *e,
-		    unsigned int gen, u64 wait_ns, u64 hold_ns, u64 holds,
+		    u64 gen, u64 wait_ns, u64 hold_ns, u64 holds,
 		    u64 attached)
 {
 	struct mmp_root_sum *s = &p->top_sums[e->slot];
@@ -295,36 +302,36 @@ static void cache_fill(struct mmp_stat *p, const void *root,
 }
 
 /* What cannot go to an entry: counted in @p's lost line, never dropped */
-static void lost_hold(struct mmp_stat *p, u64 wait_ns, u64 hold_ns)
+static void lost(struct mmp_stat *p, u64 wait_ns, u64 hold_ns, u64 holds)
 {
-	p->top_full_holds++;
-	p->top_lost[0]++;
+	p->top_full_holds += holds;
+	p->top_lost[0] += holds;
 	p->top_lost[1] += hold_ns;
 	p->top_lost[2] += wait_ns;
 }
 
 /*
- * A hold (@holds 1) or an attach under @root (@attached 1) for @root's
- * entry: found without the lock, else made under it; with the bucket full
- * of live roots, a hold is lost without the lock too.
+ * A hold (@holds 1), a wait, or an attach under @root (@attached 1) for
+ * @root's entry: found without the lock, else made under it; with the
+ * bucket full of live roots, a hold or a wait is lost without the lock too
+ * (an attach is only a count of the tree: it is not in the stats).
  */
 static void account(struct mmp_stat *p, const void *root, u64 wait_ns,
 		    u64 hold_ns, u64 holds, u64 attached)
 {
 	struct bucket *b = bucket_of(root);
 	struct root_entry *e;
-	unsigned int seqv, gen;
+	unsigned int seqv;
+	u64 gen;
 
 	e = find(b, root, &seqv, &gen);
 	if (e && e != CHANGING) {
 		add_sum(p, e, gen, wait_ns, hold_ns, holds, attached);
-		if (holds)
-			cache_fill(p, root, e, seqv);
+		cache_fill(p, root, e, seqv);
 		return;
 	}
 	if (!e && bucket_full(b)) {
-		if (holds)
-			lost_hold(p, wait_ns, hold_ns);
+		lost(p, wait_ns, hold_ns, holds);
 		return;
 	}
 	raw_spin_lock(&b->lock);
@@ -332,10 +339,9 @@ static void account(struct mmp_stat *p, const void *root, u64 wait_ns,
 	if (e) {
 		add_sum(p, e, e->gen, wait_ns, hold_ns, holds, attached);
 		/* writers of the entry hold the lock: its seqcount is even */
-		if (holds)
-			cache_fill(p, root, e, raw_read_seqcount(&e->seq));
-	} else if (holds) {
-		lost_hold(p, wait_ns, hold_ns);
+		cache_fill(p, root, e, raw_read_seqcount(&e->seq));
+	} else {
+		lost(p, wait_ns, hold_ns, holds);
 	}
 	raw_spin_unlock(&b->lock);
 }
@@ -354,10 +360,19 @@ void mmp_top_attached(struct mmp_stat *p, const void *anon_vma,
 }
 
 /* mmp_top_account() for a root other than this CPU's last, or changed */
-void mmp_top_account_slow(struct mmp_stat *p, const void *root, u64 wait_ns,
-			  u64 hold_ns)
+void mmp_top_account_slow(struct mmp_stat *p, const void *root, u64 hold_ns)
 {
-	account(p, root, wait_ns, hold_ns, 1, 0);
+	account(p, root, 0, hold_ns, 1, 0);
+}
+
+/*
+ * A contended acquisition's wait, when it ended: where the stats take it,
+ * in the same copy (at the release it could land in another, across a
+ * reset, or in none, across a detach).
+ */
+void mmp_top_wait(struct mmp_stat *p, const void *root, u64 wait_ns)
+{
+	account(p, root, wait_ns, 0, 0, 0);
 }
 
 struct top_row {
