@@ -111,26 +111,28 @@ static __always_inline void acquired_waited(struct mmp_stat *p, int kind,
 					    u64 now, u64 wait, bool success)
 {
 	struct mmp_lockstat *l = &p->lock[kind][write];
+	const void *lock = (const void *)(f->key & ~7UL);
 
 	l->wait_ns += wait;
 	mmp_hist_ns(l->wait_hist, wait);
 	if (wait > p->wait_max[kind][write])
 		p->wait_max[kind][write] = wait;
-	/*
-	 * top takes the wait here too, into the same copy: at the release it
-	 * could land in another copy (a reset between) or nowhere (a detach)
-	 */
-	if (kind == MMP_ANON_VMA && static_branch_likely(&mmp_top_on))
-		mmp_top_add_wait(p, (const void *)(f->key & ~7UL), wait);
 	if (unlikely(!success)) {
 		l->trylock_failed++;
 		mmp_flight_end(f);
-		return;
+	} else {
+		/* the wait slot becomes the hold slot in place: no second claim */
+		l->acquired++;
+		p->last_flight = f;
+		f->t0 = now;
 	}
-	/* the wait slot becomes the hold slot in place: no second claim */
-	l->acquired++;
-	p->last_flight = f;
-	f->t0 = now;
+	/*
+	 * top takes the wait here too, into the same copy: at the release it
+	 * could land in another copy (a reset between) or nowhere (a detach).
+	 * Last, so that its out-of-line part is a tail call.
+	 */
+	if (kind == MMP_ANON_VMA && static_branch_likely(&mmp_top_on))
+		mmp_top_add_wait(p, lock, wait);
 }
 
 /* acquired_after_wait() for a wait the fast product cannot convert */
