@@ -296,10 +296,10 @@ u64 mmp_top_bytes(unsigned int slots);
 void mmp_top_exit(void);
 void mmp_top_clear(void);
 struct mmp_stat;
-void mmp_top_born(struct mmp_stat *p, const void *anon_vma);
+void mmp_top_born(const void *anon_vma);
 void mmp_top_attached(struct mmp_stat *p, const void *anon_vma,
 		      const void *root);
-void mmp_top_died(struct mmp_stat *p, const void *anon_vma);
+void mmp_top_died(const void *anon_vma);
 void mmp_top_account_slow(struct mmp_stat *p, const void *root, u64 hold_ns);
 void mmp_top_wait(struct mmp_stat *p, const void *root, u64 wait_ns);
 

@@ -402,7 +402,7 @@ static notrace void probe_anon_vma_alloc(void *data, struct anon_vma *av)
 
 	p->ev[MMP_EV_anon_vma_alloc]++;
 	if (static_branch_likely(&mmp_top_on))
-		mmp_top_born(p, av);
+		mmp_top_born(av);
 }
 
 static notrace void probe_anon_vma_attach(void *data, struct anon_vma *av,
@@ -440,7 +440,7 @@ static notrace void probe_anon_vma_free(void *data, struct anon_vma *av,
 
 	p->ev[MMP_EV_anon_vma_free]++;
 	if (av == root && static_branch_likely(&mmp_top_on))
-		mmp_top_died(p, av);
+		mmp_top_died(av);
 }
 
 static notrace void probe_anon_vma_reuse(void *data, struct anon_vma *av,

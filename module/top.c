@@ -21,11 +21,12 @@
  * from per-CPU counters. Nothing counted is dropped: a root's sums in no
  * row (evicted, forgotten, or without an entry for want of room) are in
  * the lost line. A wait goes in when it ends, a hold at its release, each
- * into the copy the stats take it in. A release racing with the eviction
- * of its root's (dead) entry may add to a stale sum after the entry's sums
- * were counted as lost with it; so may a reset racing with an eviction,
- * and a stale reader's release racing with an attach that ends the entry
- * it created for a freed root (folio_lock_anon_vma_read()'s trylock): only
+ * into the copy the stats take it in; what an entry's sums hold goes to
+ * the lost line of the copy readers will take (top_lose()). A release
+ * racing with the eviction of its root's (dead) entry may add to a stale
+ * sum after the entry's sums were counted as lost with it, and so may a
+ * stale reader's release racing with an attach that ends the entry it
+ * created for a freed root (folio_lock_anon_vma_read()'s trylock): only
  * those adds are missing from top's totals (rows plus lost) against stats.
  * Such an entry, made for a root already freed, ends when its address is
  * born again. top is exact against the stats read while nothing runs.
@@ -54,7 +55,7 @@ struct root_entry {
 	u64 died;		/* the bucket's death count at its death */
 	unsigned int slot;	/* the index of its sums */
 	bool used, alive;
-	bool summed;		/* a sum was started for this life (lose()) */
+	bool summed;		/* a sum was started for this life (top_lose()) */
 };
 
 struct bucket {
@@ -112,15 +113,25 @@ static void sum_of(const struct root_entry *e, struct mmp_stat __percpu *stats,
 	}
 }
 
-/* What @e's sums hold in @p's copy goes to @p's lost line. */
-static void lose(struct mmp_stat *p, const struct root_entry *e)
+/*
+ * What @e's sums hold goes to the lost line of the live copy, read from
+ * that copy: the one readers will take. A probe that began before a reset
+ * still writes the old copy, which the reset zeroes once that probe ends;
+ * the sums other CPUs added to @e since the reset are in the live copy
+ * only, and would go with the slot. Out of line: evictions and forgetting
+ * are rare, and the probe bodies stay small (tests/modules/mmp_inject.ko
+ * also counts its calls by this name).
+ */
+static noinline void top_lose(const struct root_entry *e)
 {
+	struct mmp_stat __percpu *live = READ_ONCE(mmp_live);
+	struct mmp_stat *p = this_cpu_ptr(live);
 	struct mmp_root_sum r;
 
 	/* an entry no CPU ever added to: no scan of CPUs */
 	if (!READ_ONCE(e->summed))
 		return;
-	sum_of(e, p->copy, &r);
+	sum_of(e, live, &r);
 	p->top_lost[0] += r.holds;
 	p->top_lost[1] += r.hold_ns;
 	p->top_lost[2] += r.wait_ns;
@@ -171,11 +182,9 @@ static bool bucket_full(const struct bucket *b)
  * Under the bucket lock: the live entry of @root, or a new one; NULL when
  * the bucket is full of live roots. A new one takes a free slot, else the
  * dead entry no CPU added to, else the one dead longest; what an evicted
- * entry's sums held in @p's copy (the copy its probe writes, not the live
- * one read again: a reset may have replaced it since) goes to its lost line.
+ * entry's sums held goes to the lost line (top_lose()).
  */
-static struct root_entry *lookup(struct mmp_stat *p, struct bucket *b,
-				 const void *root)
+static struct root_entry *lookup(struct bucket *b, const void *root)
 {
 	struct root_entry *victim = NULL;
 	int i;
@@ -207,8 +216,8 @@ static struct root_entry *lookup(struct mmp_stat *p, struct bucket *b,
 	if (!victim)
 		return NULL;
 	if (victim->used) {
-		p->top_evicted++;
-		lose(p, victim);
+		this_cpu_ptr(READ_ONCE(mmp_live))->top_evicted++;
+		top_lose(victim);
 	}
 	/* under a raw spinlock: preemption is off */
 	victim->id = this_cpu_inc_return(*next_id) * nr_cpu_ids +
@@ -222,11 +231,11 @@ static struct root_entry *lookup(struct mmp_stat *p, struct bucket *b,
 
 /*
  * @anon_vma's live entry as a root, if it has one: marked dead, or
- * forgotten outright with what its sums hold counted in @p's lost line.
+ * forgotten outright with what its sums hold counted in the lost line.
  * Without the lock when there is none, which is the rule for an anon_vma
  * at its birth or attach, and for a root never used.
  */
-static void end_root(struct mmp_stat *p, const void *anon_vma, bool forget)
+static void end_root(const void *anon_vma, bool forget)
 {
 	struct bucket *b = bucket_of(anon_vma);
 	unsigned int seqv;
@@ -241,7 +250,7 @@ static void end_root(struct mmp_stat *p, const void *anon_vma, bool forget)
 
 		if (e->used && e->alive && e->key == anon_vma) {
 			if (forget)
-				lose(p, e);
+				top_lose(e);
 			e->alive = false;
 			e->used = !forget;
 			e->died = ++b->deaths;
@@ -255,14 +264,14 @@ static void end_root(struct mmp_stat *p, const void *anon_vma, bool forget)
  * A birth: an entry still live at this address is an earlier life whose
  * free was not seen (the probes were detached): it ends, as dead.
  */
-void mmp_top_born(struct mmp_stat *p, const void *anon_vma)
+void mmp_top_born(const void *anon_vma)
 {
-	end_root(p, anon_vma, false);
+	end_root(anon_vma, false);
 }
 
-void mmp_top_died(struct mmp_stat *p, const void *anon_vma)
+void mmp_top_died(const void *anon_vma)
 {
-	end_root(p, anon_vma, false);
+	end_root(anon_vma, false);
 }
 
 static void add_sum(struct mmp_stat *p, struct root_entry *e,
@@ -335,7 +344,7 @@ static void account(struct mmp_stat *p, const void *root, u64 wait_ns,
 		return;
 	}
 	raw_spin_lock(&b->lock);
-	e = lookup(p, b, root);
+	e = lookup(b, root);
 	if (e) {
 		add_sum(p, e, e->gen, wait_ns, hold_ns, holds, attached);
 		/* writers of the entry hold the lock: its seqcount is even */
@@ -355,7 +364,7 @@ static void account(struct mmp_stat *p, const void *root, u64 wait_ns,
 void mmp_top_attached(struct mmp_stat *p, const void *anon_vma,
 		      const void *root)
 {
-	end_root(p, anon_vma, true);
+	end_root(anon_vma, true);
 	account(p, root, 0, 0, 0, 1);
 }
 

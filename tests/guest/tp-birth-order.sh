@@ -42,7 +42,7 @@ for try in 1 2 3 4; do
 	echo "try $try: folio_get_anon_vma: $r"
 	grep -q '^FAIL' "$d/try-$try/replay.txt" && fail "try $try ($r): the replay found violations"
 	case $r in
-	*reborn)
+	*reborn*)
 		reborn=$((reborn + 1))
 		# the reader (CPU 0) on the victim's freed anon_vma: its
 		# inc-not-zero, traced after the free, must have failed, or

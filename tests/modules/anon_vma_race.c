@@ -28,11 +28,16 @@
  * recorded. Where the birth is traced before the refcount goes live, the
  * reader's inc-not-zero still meets 0 in that window; where it is traced
  * after, the reader gets the new life and its anon_vma_get comes out
- * before the birth. Reading the file then ends with " reborn" when that
- * recycling happened during the pause.
+ * before the birth. Reading the file then ends with " reborn PID" (the
+ * task that allocated it) when that recycling happened during the pause.
+ *
+ * "PID ADDR birth" opens that second window alone: no reader, the write
+ * returns at once, and the next birth of the page's anon_vma spins
+ * (" spinning PID" while it does), so that a test can change what is attached
+ * to the anon_vma events between a birth and what follows it (mod-top-forget:
+ * fork's anon_vma_attach).
  */
 #include <linux/debugfs.h>
-#include <linux/ktime.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/rmap.h>
@@ -40,6 +45,7 @@
 
 #include <trace/events/anon_vma.h>
 
+#include "spin_ms.h"
 #include "user_page.h"
 
 static unsigned int delay_ms = 500;
@@ -53,7 +59,8 @@ MODULE_PARM_DESC(birth_delay_ms,
 
 /* the anon_vma the armed reader will get, until its next birth is seen */
 static struct anon_vma *target;
-static bool reborn;
+static bool reborn, spinning;
+static pid_t reborn_pid;
 
 static struct task_struct *armed;
 static const char *result = "none";
@@ -63,18 +70,6 @@ static struct anon_vma *(*lock_anon_vma_fn)(struct folio *folio,
 /* put_anon_vma() out of line, traced: not exported (nor is __put_anon_vma) */
 static void (*put_anon_vma_fn)(struct anon_vma *anon_vma);
 static struct dentry *file;
-
-/*
- * Busy for @ms by the clock, not by mdelay()'s calibrated loops: under
- * QEMU's TCG those were seen to end 1,500 ms early (2 ms).
- */
-static void spin_ms(unsigned int ms)
-{
-	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
-
-	while (ktime_get_ns() < end)
-		cpu_relax();
-}
 
 static int folio_mapped_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -90,8 +85,11 @@ static void on_alloc(void *data, struct anon_vma *av)
 {
 	if (av != READ_ONCE(target) || cmpxchg(&target, av, NULL) != av)
 		return;
-	WRITE_ONCE(reborn, true);
+	WRITE_ONCE(reborn_pid, task_pid_nr(current));
+	WRITE_ONCE(spinning, true);
 	spin_ms(birth_delay_ms);
+	WRITE_ONCE(spinning, false);
+	WRITE_ONCE(reborn, true);
 }
 
 static struct kretprobe rp = {
@@ -115,15 +113,22 @@ static ssize_t race_write(struct file *f, const char __user *ubuf, size_t count,
 		return -EFAULT;
 	buf[count] = 0;
 	n = sscanf(buf, "%d %lx %7s", &pid, &addr, mode);
-	if (n < 2 || (n == 3 && strcmp(mode, "lock")))
+	if (n < 2 || (n == 3 && strcmp(mode, "lock") && strcmp(mode, "birth")))
+		return -EINVAL;
+	if (n == 3 && !strcmp(mode, "birth") && !birth_delay_ms)
 		return -EINVAL;
 	ret = pin_user_page_of(pid, addr, &page);
 	if (ret)
 		return ret;
+	WRITE_ONCE(reborn, false);
 	if (PageAnon(page) && !PageKsm(page))
 		WRITE_ONCE(target, (struct anon_vma *)((unsigned long)page->mapping -
 						      PAGE_MAPPING_ANON));
-	WRITE_ONCE(reborn, false);
+	if (n == 3 && !strcmp(mode, "birth")) {
+		WRITE_ONCE(result, READ_ONCE(target) ? "birth" : "not anon");
+		put_page(page);
+		return count;
+	}
 	WRITE_ONCE(armed, current);
 	if (n == 3)
 		av = lock_anon_vma_fn(page_folio(page), NULL);
@@ -150,9 +155,16 @@ static ssize_t race_write(struct file *f, const char __user *ubuf, size_t count,
 static ssize_t race_read(struct file *f, char __user *ubuf, size_t count,
 			 loff_t *ppos)
 {
-	char buf[24];
-	int n = scnprintf(buf, sizeof(buf), "%s%s\n", READ_ONCE(result),
-			  READ_ONCE(reborn) ? " reborn" : "");
+	char buf[40];
+	int n = scnprintf(buf, sizeof(buf), "%s", READ_ONCE(result));
+
+	if (READ_ONCE(spinning))
+		n += scnprintf(buf + n, sizeof(buf) - n, " spinning %d",
+			       READ_ONCE(reborn_pid));
+	else if (READ_ONCE(reborn))
+		n += scnprintf(buf + n, sizeof(buf) - n, " reborn %d",
+			       READ_ONCE(reborn_pid));
+	n += scnprintf(buf + n, sizeof(buf) - n, "\n");
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
 }
