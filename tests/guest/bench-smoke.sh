@@ -6,8 +6,8 @@
 #   configuration, bpftrace included) and bench/root-contention-guest.sh (1
 #   round of 50 split+merge pairs) exit 0 (each checks its tracers counted
 #   what was fired) and print every row of their tables with numbers;
-#   bench/off-cost-guest.sh (1 round of a few operations) times all four
-#   paths (fork, fault, file, migrate: this guest has two NUMA nodes);
+#   bench/off-cost-guest.sh (1 round of 2 operations a path) times all 13
+#   paths of its matrix (this guest has two NUMA nodes and test_hmm);
 #   bench/workload-cost-guest.sh (1 round, 1 run of forktree) times it
 #   under every tracer (none, the module timed and counting, trace-cmd,
 #   hist triggers, perf lock, each bpftrace tool), and the module, trace-cmd
@@ -45,10 +45,11 @@ ROUNDS=1 OPS=50 OTHER='' sh /mnt/repo/bench/root-contention-guest.sh >"$RES/benc
 	{ cat "$RES/bench-root-contention.txt"; fail "bench/root-contention-guest.sh failed"; }
 cat "$RES/bench-root-contention.txt"
 rows "$RES/bench-root-contention.txt" 3 || fail "root-contention: table incomplete"
-ROUNDS=1 FORK_OPS=5 FAULT_OPS=1 FILE_OPS=5 MIGRATE_OPS=2 sh /mnt/repo/bench/off-cost-guest.sh \
+ROUNDS=1 SMOKE=1 sh /mnt/repo/bench/off-cost-guest.sh \
 	>"$RES/bench-off-cost.txt" 2>&1 || { cat "$RES/bench-off-cost.txt"; fail "bench/off-cost-guest.sh failed"; }
 cat "$RES/bench-off-cost.txt"
-for p in fork fault file migrate; do
+for p in fork fault file migrate page forkvmas split mremap filepage collapse pageout notifier \
+	dontneed; do
 	awk -v p="$p" '$2 == p && $3 ~ /^[0-9.]+$/ && $3 > 0 && $4 ~ /^[0-9.]+$/ && $4 > 0 { f = 1 }
 		END { exit !f }' "$RES/bench-off-cost.txt" ||
 		fail "off-cost: no median and mean time for the $p path"
