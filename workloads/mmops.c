@@ -17,9 +17,9 @@
  *          (needs a second NUMA node)
  * page     map one anonymous page, write it, munmap: the per-VMA anon_vma
  *          lifecycle once (__anon_vma_prepare, unlink_anon_vmas, the free)
- * forkvmas fork a process with 64 one-page anonymous VMAs (every other one
- *          read-only, so none merge), the child exits at once: 64
- *          anon_vma_fork and 64 unlinks per operation
+ * forkvmas fork a process with 128 one-page anonymous VMAs (every other
+ *          one read-only, so none merge), the child exits at once: 128
+ *          anon_vma_fork and 128 unlinks per operation
  * split    mprotect the middle page of three written ones read-only and
  *          back: a VMA split and a merge (vma_adjust's anon_vma locking)
  * mremap   move 16 written pages to another address and back
@@ -58,7 +58,7 @@
 #define MADV_COLLAPSE 25
 #endif
 
-#define NVMAS 64	/* forkvmas */
+#define NVMAS 64	/* forkvmas: twice as many VMAs */
 #define NPAGES 64	/* pageout */
 
 static long page;
