@@ -6,7 +6,15 @@
 #   read exactly N contended, for the anon_vma and i_mmap locks in both
 #   modes, in mmpreempt.ko's counters and in the trace (N start events and
 #   N acquired contended=true on that lock, none elsewhere) alike, and only
-#   those N waits are timed
+#   those N waits are timed. The time figures against the trace of the same
+#   window (ns timestamps; lib/lock-times.awk pairs start to contended
+#   acquired, acquired to release): wait_ns_max within 1 ms of the trace's
+#   longest wait, wait_ns_total within N ms of its sum, the wait histogram
+#   bucket by bucket (the holder holds 2 s, so each wait, about 1.6 s, lies
+#   far from the edges of [1G, 2G)), the holder's hold in hold_ns_max within
+#   1 ms, and for anon_vma the held root's top row with every wait (within
+#   N ms); each compared value non-zero. 1 ms bounds what lies between the
+#   module's clock read and the trace's in one tracepoint call
 # requires: mmpreempt.ko lock_hold.ko trace-cmd contend unmap
 # timeout: 300
 . "$(dirname "$0")/lib/common.sh"
@@ -19,6 +27,7 @@ load_module
 d=$RES/contention-exact
 mkdir -p "$d"
 N=3
+RECORD_NS=1	# the trace's timestamps to the ns (lib/trace.sh)
 
 # snap NAME: the module's stats into $d/NAME.stats, read with builtins only
 snap() {
@@ -43,11 +52,74 @@ done
 echo "ok: single task: $acq acquisitions, none contended"
 unset STATS
 
+# lock_times DIR KIND MODE: the module's wait and hold figures of one window
+# against the intervals the trace pairs there (lib/lock-times.awk). The
+# module's probe and the trace each read the clock once per event, within
+# the same tracepoint call: EPS per interval bounds what lies between the
+# two reads (the module's clock is the TSC or ktime, the trace's mono).
+EPS=1000000
+lock_times() {
+	_t=$1 _k=$2 _m=$3
+	events_awk -v kind="$_k" "$(cat "$LIB/lock-times.awk")" "$_t/window.txt" >"$_t/intervals"
+	STATS=$_t/stats
+	awk -v m="$_m" '$1 == "wait" && $2 == m' "$_t/intervals" >"$_t/waits"
+	expect "trace: $_k $_m: waits paired" "$(wc -l <"$_t/waits")" $N
+	# the wait figures: the maximum within EPS, the total within N * EPS
+	near "$_k $_m wait_ns_max" "$(stat_of $_k.lock.$_m.wait_ns_max)" \
+		"$(awk '$3 > x { x = $3 } END { print x + 0 }' "$_t/waits")" $EPS
+	near "$_k $_m wait_ns_total" "$(stat_of $_k.lock.$_m.wait_ns_total)" \
+		"$(awk '{ s += $3 } END { printf "%.0f", s }' "$_t/waits")" $((N * EPS))
+	# the histogram, bucket by bucket: exact where no wait lies within EPS
+	# of a bucket's edge (the slot of v >= 2 covers [2^(i-1), 2^i))
+	awk -v eps=$EPS '{ for (lo = 1; lo * 2 <= $3; lo *= 2); if ($3 - lo <= eps || 2 * lo - $3 <= eps)
+			{ print "edge", $3; exit 1 } print lo }' "$_t/waits" >"$_t/wait-slots" ||
+		fail "$_k $_m: a wait lies within $EPS ns of a bucket edge: the histogram cannot be compared exactly"
+	sort -n "$_t/wait-slots" | uniq -c | awk '{ print $2, $1 }' >"$_t/trace-hist"
+	hist_rows "${_k}_${_m}_wait_ns" "$_t/hist" >"$_t/module-hist"
+	expect "$_k $_m wait histogram (bucket low edge, waits) vs the trace" \
+		"$(tr '\n' ' ' <"$_t/module-hist")" "$(tr '\n' ' ' <"$_t/trace-hist")"
+	# the holder's hold (always a write): the longest write hold, both ways
+	near "$_k write hold_ns_max" "$(stat_of $_k.lock.write.hold_ns_max)" \
+		"$(awk '$1 == "hold" && $2 == "write" && $3 > x { x = $3 } END { print x + 0 }' "$_t/intervals")" $EPS
+	# top: anon_vma roots only. The held root's row carries every wait
+	if [ "$_k" = anon_vma ]; then
+		awk 'NR > 1 && !/^#/ && $3 > 0 { print $3 }' "$_t/top" >"$_t/top-waits"
+		expect "$_k $_m: top rows with waits" "$(wc -l <"$_t/top-waits")" 1
+		near "$_k $_m: top's wait_ns of the held root" "$(cat "$_t/top-waits")" \
+			"$(awk '{ s += $3 } END { printf "%.0f", s }' "$_t/waits")" $((N * EPS))
+	else
+		expect "$_k $_m: top's wait_ns (top has anon_vma roots only)" \
+			"$(awk 'NR > 1 && !/^#/ { s += $3 } END { print s + 0 }' "$_t/top")" 0
+	fi
+	unset STATS
+}
+
+# near WHAT MODULE TRACE BOUND: |MODULE - TRACE| <= BOUND, both non-zero
+near() {
+	[ "$2" -gt 0 ] && [ "$3" -gt 0 ] || fail "$1: module $2, trace $3: a zero compares nothing"
+	_d=$(($2 - $3))
+	[ ${_d#-} -le "$4" ] || fail "$1: module $2, trace $3: $_d ns apart, more than $4"
+	echo "ok: $1: module $2, trace $3 ($_d ns apart, bound $4)"
+}
+
+# hist_rows NAME FILE: the non-empty slots of histogram NAME in FILE (the
+# module's hist/ files, one after another) as "LOW COUNT", LOW in ns
+hist_rows() {
+	awk -v name="@$1:" '$1 == name { on = 1; next } /^@/ { on = 0 }
+		on && match($0, /^\[[^])]*[])]/) {
+			lo = substr($0, 2, RLENGTH - 2); sub(/,.*/, "", lo)
+			split(substr($0, RLENGTH + 1), rest, " ")
+			if (rest[1] + 0 == 0) next
+			m = 1; u = substr(lo, length(lo))
+			if (u ~ /[KMGTPE]/) { m = 2 ^ (10 * index("KMGTPE", u)); lo = substr(lo, 1, length(lo) - 1) }
+			print lo * m, rest[1] }' "$2"
+}
+
 # 2. N waiters behind a write holder, per lock and mode.
 for k in anon_vma i_mmap; do
 	for m in read write; do
 		t=$d/$k-$m
-		record_window "$t" $k-$m anon_vma i_mmap -- contend --lock $k --mode $m --waiters $N
+		record_window "$t" $k-$m anon_vma i_mmap -- contend --lock $k --mode $m --waiters $N --hold-ms 2000
 		STATS=$t/stats
 		in_window "$t/events.txt" "$t/window.txt"
 		for k2 in anon_vma i_mmap; do
@@ -82,6 +154,7 @@ for k in anon_vma i_mmap; do
 			expect "trace: $k $m: ${k2} acquisitions contended in the window" \
 				"$(count "$t/window.txt" ${k2}_lock_acquired 'f["contended"] == "true"')" $want
 		done
+		lock_times "$t" $k $m
 	done
 done
 echo "ok: $N forced waits read as exactly $N contended, for both locks and both modes"

@@ -5,7 +5,8 @@
 # clamps a lagging CPU to the last value given out when the guest's TSCs are
 # unsynchronized, as under TCG, and events of two CPUs then tie in any
 # order; see record/record-guest.sh), then DIR/events.txt: one line per
-# event, "ts cpu pid comm event key=value...". Fails the test if trace-cmd
+# event, "ts cpu pid comm event key=value..." (ts in seconds to the µs, or
+# to the ns with RECORD_NS=1 set). Fails the test if trace-cmd
 # reports lost events: a test's counts must be exact or say why not.
 # trace-cmd record CMD drops CMD's exit status (3.1.6 exits 0 whatever CMD
 # did), so CMD runs under a small sh that saves its status (to tmpfs, as a
@@ -38,7 +39,7 @@ record() {
 	_lost=$(sh "$REPO/record/trace-lost.sh" "$_d/trace.dat") || fail "no buffer statistics in the trace"
 	[ "$_lost" = 0 ] || fail "trace-cmd lost $_lost events: the buffer overran"
 	# -N: no plugins, so every event prints its own key=value format
-	trace-cmd report -N -i "$_d/trace.dat" >"$_d/report.txt" 2>"$_d/report.err" ||
+	trace-cmd report -N ${RECORD_NS:+-t} -i "$_d/trace.dat" >"$_d/report.txt" 2>"$_d/report.err" ||
 		fail "trace-cmd report failed: $(cat "$_d/report.err")"
 	if grep -q 'LOST' "$_d/report.txt"; then
 		fail "trace-cmd report shows lost events"
