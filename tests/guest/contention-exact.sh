@@ -8,13 +8,14 @@
 #   N acquired contended=true on that lock, none elsewhere) alike, and only
 #   those N waits are timed. The time figures against the trace of the same
 #   window (ns timestamps; lib/lock-times.awk pairs start to contended
-#   acquired, acquired to release): wait_ns_max within 1 ms of the trace's
-#   longest wait, wait_ns_total within N ms of its sum, the wait histogram
-#   bucket by bucket (the holder holds 2 s, so each wait, about 1.6 s, lies
-#   far from the edges of [1G, 2G)), the holder's hold in hold_ns_max within
-#   1 ms, and for anon_vma the held root's top row with every wait (within
-#   N ms); each compared value non-zero. 1 ms bounds what lies between the
-#   module's clock read and the trace's in one tracepoint call
+#   acquired, acquired to release): wait_ns_max within EPS of the trace's
+#   longest wait, wait_ns_total within N * EPS of its sum, the wait
+#   histogram bucket by bucket (the holder holds 2 s, so each wait, about
+#   1.5 s, lies far from the edges of [1G, 2G)), the holder's hold in
+#   hold_ns_max within EPS, and for anon_vma the held root's top row with
+#   every wait (within N * EPS); each compared value non-zero. EPS (50 ms,
+#   lib/common.sh CLOCK_GAP_NS) bounds what lies between the module's clock
+#   read and the trace's in one tracepoint call
 # requires: mmpreempt.ko lock_hold.ko trace-cmd contend unmap
 # timeout: 300
 . "$(dirname "$0")/lib/common.sh"
@@ -56,8 +57,8 @@ unset STATS
 # against the intervals the trace pairs there (lib/lock-times.awk). The
 # module's probe and the trace each read the clock once per event, within
 # the same tracepoint call: EPS per interval bounds what lies between the
-# two reads (the module's clock is the TSC or ktime, the trace's mono).
-EPS=1000000
+# two reads (lib/common.sh: the host may deschedule the vCPU between them).
+EPS=$CLOCK_GAP_NS
 lock_times() {
 	_t=$1 _k=$2 _m=$3
 	events_awk -v kind="$_k" "$(cat "$LIB/lock-times.awk")" "$_t/window.txt" >"$_t/intervals"

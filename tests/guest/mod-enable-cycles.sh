@@ -10,7 +10,8 @@
 #   gather_ns_max must be at most the longest interval the trace pairs for
 #   that lock and mode (an acquired with success to the release that
 #   leaves the same task holding nothing of that lock; a gather's start to
-#   its finish) plus 1 ms for the two clocks, and the trace must show
+#   its finish) plus CLOCK_GAP_NS (lib/common.sh: 50 ms) for the two clock
+#   reads, and the trace must show
 #   holds of each lock. Attaching start before released leaked the slot of
 #   every hold begun in between, and a later task at the same task_struct
 #   address could match it: with that order this test read an anon_vma
@@ -113,9 +114,9 @@ EOF
 		[ "${count:-0}" -gt 0 ] || fail "the trace shows no $k interval: nothing was checked" ;;
 	esac
 	[ -n "${tmax:-}" ] || tmax=0
-	if [ "$mod" -gt $((tmax + 1000000)) ]; then
-		fail "$name $mod ns: longer than any of the trace's ${count:-0} intervals ($tmax ns) by more than 1 ms"
+	if [ "$mod" -gt $((tmax + CLOCK_GAP_NS)) ]; then
+		fail "$name $mod ns: longer than any of the trace's ${count:-0} intervals ($tmax ns) by more than $CLOCK_GAP_NS ns"
 	fi
-	echo "ok: $name $mod ns <= the trace's longest of ${count:-0}, $tmax ns, + 1 ms"
+	echo "ok: $name $mod ns <= the trace's longest of ${count:-0}, $tmax ns, + $CLOCK_GAP_NS ns"
 	unset count tmax
 done
