@@ -523,8 +523,7 @@ static notrace void probe_mmu_gather_start(void *data, struct mmu_gather *tlb,
 
 static notrace void probe_mmu_gather_finish(void *data, struct mmu_gather *tlb,
 					    struct mm_struct *mm, bool fullmm,
-					    bool nested, unsigned long pages,
-					    unsigned int flushes)
+					    bool nested)
 {
 	struct mmp_stat *p = mmp_this_stat();
 	struct mmp_flight *f;
@@ -712,8 +711,7 @@ static notrace void count_mmu_gather_start(void *data, struct mmu_gather *tlb,
 
 static notrace void count_mmu_gather_finish(void *data, struct mmu_gather *tlb,
 					    struct mm_struct *mm, bool fullmm,
-					    bool nested, unsigned long pages,
-					    unsigned int flushes)
+					    bool nested)
 {
 	struct mmp_stat *p = mmp_this_stat();
 

@@ -44,7 +44,7 @@ const char *const field_names[F_NR] = {
 	[F_MAPPING] = "mapping", [F_INO] = "ino", [F_TLB] = "tlb", [F_MM] = "mm",
 	[F_FULLMM] = "fullmm",
 	[F_NESTED] = "nested", [F_PAGES] = "pages", [F_BATCHES] = "batches",
-	[F_FLUSHES] = "flushes", [F_BATCH_COUNT] = "batch_count",
+	[F_BATCH_COUNT] = "batch_count",
 	[F_NEED_RESCHED] = "need_resched", [F_ANON_VMA_ROOTS] = "anon_vma_roots",
 	[F_MAPPINGS] = "mappings", [F_RET] = "ret", [F_WRITE] = "write",
 	[F_SUCCESS] = "success", [F_CONTENDED] = "contended",

@@ -86,8 +86,10 @@ void gather_event(const struct mm_event *e)
 	case EV_G_FLUSH:
 		dist_add(&per_flush, fu(e, F_PAGES));
 		dist_add(&batches, fu(e, F_BATCHES));
-		if (x)
+		if (x) {
 			x->flushes++;
+			x->pages += fu(e, F_PAGES);
+		}
 		break;
 	case EV_G_BATCH_ALLOC:
 		if (e->f[F_SUCCESS])
@@ -114,7 +116,6 @@ void gather_event(const struct mm_event *e)
 		end_stretch(x, e->ts, "finish");
 		n_nested += !!e->f[F_NESTED];
 		x->end = e->ts;
-		x->pages = fu(e, F_PAGES);
 		x->open = 0;
 		dist_add(&span, x->end - x->start);
 		dist_add(&flushes_per, x->flushes);

@@ -44,8 +44,8 @@ sum() { # sum RUN: "allocfail flushes pages all_batch all_fail all_flush" in the
 	{ ev = substr($4, 1, length($4) - 1); delete f
 	  for (i = 5; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] } }
 	ev == "mmu_gather_batch_alloc" { ab++; if (f["success"] == "false") { af++; if (f["batch_count"] < 19) mine_af += ($1 ~ /^unmap-/) } }
-	ev == "mmu_gather_flush" { afl++; if ($1 ~ /^unmap-/) fl++ }
-	ev == "mmu_gather_finish" && $1 ~ /^unmap-/ && f["pages"] + 0 > pg { pg = f["pages"] + 0 }
+	ev == "mmu_gather_flush" { afl++; if ($1 ~ /^unmap-/) { fl++; gp[f["tlb"]] += f["pages"] } }
+	ev == "mmu_gather_finish" && $1 ~ /^unmap-/ { if (gp[f["tlb"]] > pg) pg = gp[f["tlb"]]; delete gp[f["tlb"]] }
 	END { print mine_af + 0, fl + 0, pg + 0, ab + 0, af + 0, afl + 0 }' "$d/$1/report.txt"
 }
 # shellcheck disable=SC2046 # sum prints its figures as fields

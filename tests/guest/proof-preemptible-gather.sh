@@ -28,7 +28,7 @@ run() { # run NAME MODEL SWITCH
 	echo "$2" >$model
 	echo "$3" >$sw
 	record "$d/$1" sched:sched_switch mmu_gather:mmu_gather_start mmu_gather:mmu_gather_finish \
-		mmu_gather:mmu_gather_resched -- sh -c "
+		mmu_gather:mmu_gather_flush mmu_gather:mmu_gather_resched -- sh -c "
 		cyclictest -q -m -t 1 -a 0 -p 90 -i 1000 -D 120 >/dev/null &
 		cy=\$!
 		sleep 1

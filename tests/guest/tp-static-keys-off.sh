@@ -1,8 +1,9 @@
 #!/bin/sh
-# description: 21 event keys, 2 shared: off unless enabled or attached; no stray events
+# description: 21 event keys, 3 shared: off unless enabled or attached; no stray events
 #   with the mmpreempt events disabled (the default) and
 #   mmpreempt.ko not loaded, the static branch of every one of the 21 events
-#   and of the anon_vma helpers' 2 shared keys (lock, refcount), as patched
+#   and of the lock helpers' 3 shared keys (i_mmap lock, anon_vma lock,
+#   anon_vma refcount), as patched
 #   into a test module's text (tp_keys.ko), is off: before any enabling,
 #   after a tracefs enable/disable round trip (on while enabled, for that
 #   system only) and after mmpreempt.ko attached (all on) and detached; a
@@ -21,13 +22,13 @@ unload_module
 # pattern, if given, read 1 and the others 0)
 keys() {
 	cat /sys/kernel/debug/tp_keys >/tmp/keys
-	expect "static keys listed" "$(wc -l </tmp/keys)" 23
+	expect "static keys listed" "$(wc -l </tmp/keys)" 24
 	awk -v want="$1" -v on="${2:-}" '{ w = (on != "" && $1 ~ on) ? 1 : want
 		if ($2 != w) { print "FAIL: " $1 " key " $2 ", want " w; bad = 1 } }
 		END { exit bad }' /tmp/keys || fail "a static key is in the wrong state"
 }
 keys 0
-echo "ok: 23 static keys off at boot"
+echo "ok: 24 static keys off at boot"
 for s in $systems; do
 	echo 1 >$TRACEFS/events/$s/enable
 	case $s in mm_all_locks) pat='^mm_(take|drop)_all_locks' ;; *) pat="^$s"_ ;; esac
@@ -36,14 +37,15 @@ for s in $systems; do
 	keys 0
 done
 echo "ok: each system's keys on while it alone is enabled, off again after"
-# The anon_vma helpers' two shared keys count their events: on while any
-# one of them is (not only the first enabled), off when the last goes.
+# The helpers' three shared keys count their events: on while any one of
+# them is (not only the first enabled), off when the last goes.
 key_of() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/tp_keys; }
-ev=$TRACEFS/events/anon_vma
-for set in "anon_vma_lock_trace_key anon_vma_ref_trace_key anon_vma_lock_start anon_vma_lock_released" \
+for set in "i_mmap_lock_trace_key anon_vma_lock_trace_key i_mmap_lock_start i_mmap_lock_released" \
+	"anon_vma_lock_trace_key anon_vma_ref_trace_key anon_vma_lock_start anon_vma_lock_released" \
 	"anon_vma_ref_trace_key anon_vma_lock_trace_key anon_vma_get_failed anon_vma_put"; do
 	# shellcheck disable=SC2086 # the set's four words
 	set -- $set
+	case $3 in i_mmap_*) ev=$TRACEFS/events/i_mmap ;; *) ev=$TRACEFS/events/anon_vma ;; esac
 	echo 1 >"$ev/$3/enable"
 	expect "$1 with $3 alone on" "$(key_of "$1")" 1
 	expect "$2 with $3 alone on" "$(key_of "$2")" 0

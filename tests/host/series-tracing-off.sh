@@ -4,8 +4,9 @@
 #   traced behind there: the objects they touch (mm/rmap.o, mm/mmap.o,
 #   mm/mmu_gather.o, mm/memory.o, fs/inode.o, kernel/locking/mutex.o) compile
 #   warning-free (W=1) from an x86_64 allnoconfig of the patched tree, which
-#   has no tracing, and define no *_traced or __*_do_trace_* function and no
-#   tracepoint; mm/i_mmap_trace.o is not built
+#   has no tracing, and define no *_traced, __*_do_trace_*, anon_vma_trace_*
+#   or tlb_trace_* function and no tracepoint; mm/i_mmap_trace.o is not
+#   built
 # requires: gcc cache:src/linux/Makefile
 # overhead: about 2 minutes of compiling (the objects only, through the
 #   shared ccache)
@@ -23,7 +24,7 @@ objs="mm/rmap.o mm/mmap.o mm/mmu_gather.o mm/memory.o fs/inode.o kernel/locking/
 make -C "$src" O="$o" -j"$(nproc)" W=1 CC="ccache gcc" $objs >>"$RES/series-tracing-off.log" 2>&1 ||
 	{ tail -n 30 "$RES/series-tracing-off.log"; fail "the touched objects do not build without CONFIG_TRACING"; }
 grep -E 'warning:' "$RES/series-tracing-off.log" && fail "warnings without CONFIG_TRACING (above)"
-left=$(cd "$o" && nm $objs | awk '$2 ~ /^[TtDdBb]$/ && $3 ~ /(_traced$|^__.*_do_trace_|^__tracepoint_(anon_vma|i_mmap|mmu_gather|mm_take_all|mm_drop_all))/ { print $3 }')
+left=$(cd "$o" && nm $objs | awk '$2 ~ /^[TtDdBb]$/ && $3 ~ /(_traced$|^__.*_do_trace_|^(anon_vma|tlb)_trace_|^__tracepoint_(anon_vma|i_mmap|mmu_gather|mm_take_all|mm_drop_all))/ { print $3 }')
 [ -z "$left" ] || fail "defined without CONFIG_TRACING: $(echo $left)"
 [ ! -e "$o/mm/i_mmap_trace.o" ] || fail "mm/i_mmap_trace.o was built without CONFIG_TRACING"
 echo "ok: $objs build warning-free without CONFIG_TRACING and define nothing traced"

@@ -6,9 +6,10 @@
  * event, "name 0" or "name 1": whether the event's static branch, as
  * patched into this module's own text, is taken. That is the state a
  * disabled event's callers see (a patched-out branch), not whether the
- * ring buffer would keep an event. Then the same for the two keys the
- * anon_vma helpers in <linux/rmap.h> test instead (one for the three lock
- * events, one for the three refcount events: on while any of theirs is).
+ * ring buffer would keep an event. Then the same for the three keys the
+ * lock helpers in <linux/fs.h> and <linux/rmap.h> test instead (one for the
+ * three i_mmap lock events, one for the three anon_vma lock events, one for
+ * the three refcount events: on while any of theirs is).
  */
 #include <linux/debugfs.h>
 #include <linux/module.h>
@@ -49,6 +50,7 @@ static int keys_show(struct seq_file *m, void *v)
 	KEY(mm_take_all_locks_start);
 	KEY(mm_take_all_locks_acquired);
 	KEY(mm_drop_all_locks);
+	SHARED_KEY(i_mmap_lock_trace_key);
 	SHARED_KEY(anon_vma_lock_trace_key);
 	SHARED_KEY(anon_vma_ref_trace_key);
 	return 0;
