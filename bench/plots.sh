@@ -18,7 +18,7 @@ plot() {	# plot NAME TITLE YLABEL LOGY: NAME.dat exists
 }
 if [ -f "$res/off-cost.txt" ]; then
 	awk 'BEGIN { print "path patched_vs_stock_%" }
-	     $1 ~ /^(fork|fault|file|migrate)$/ { v = $NF; sub(/%$/, "", v); print $1, v }' \
+	     $1 != "path" && $NF ~ /%$/ { v = $NF; sub(/%$/, "", v); print $1, v }' \
 		"$res/off-cost.txt" >"$res/off-cost.dat"
 	plot off-cost "The series with every event off against stock 6.1 (icount; goal: at most 0.1 %)" \
 		"cost, % of the operation" 0
