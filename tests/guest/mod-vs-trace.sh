@@ -4,7 +4,11 @@
 #   those events trace-cmd recorded over the same window (trace markers
 #   around a reset and a snapshot taken with shell builtins into a file
 #   opened beforehand, which fire no mm event); trace-cmd must have lost
-#   no event
+#   no event. Then, from the same trace (lib/vs-trace.sh): the flush and
+#   resched page histograms bucket by bucket, holds_timed per lock kind and
+#   mode (the holds lib/holds.awk pairs), gathers_nested (non-zero: 4
+#   threads unmap at once), preemption_points_pending and trylock_failed,
+#   each exact
 # requires: mmpreempt.ko trace-cmd forktree unmap filemap
 # timeout: 180
 . "$(dirname "$0")/lib/common.sh"
@@ -14,4 +18,10 @@
 . "$(dirname "$0")/lib/vs-trace.sh"
 load_module
 cd /tmp || exit 1
-vs_trace "$RES/mod-vs-trace" sh -c 'forktree --depth 2 --width 3 && unmap --mib 32 && filemap --procs 3 --pages 32'
+vs_trace "$RES/mod-vs-trace" sh -c 'forktree --depth 2 --width 3 && unmap --mib 32 && filemap --procs 3 --pages 32 &&
+	unmap --mib 16 --threads 4 --repeat 4 --dontneed'
+vs_trace_figures "$RES/mod-vs-trace"
+vs_trace_counts "$RES/mod-vs-trace"
+STATS=$RES/mod-vs-trace/stats
+[ "$(stat_of mmu_gather.gathers_nested)" -gt 0 ] ||
+	fail "no nested gather in the window: gathers_nested compared 0 with 0"

@@ -8,10 +8,13 @@
 # of those events in the window, and trace-cmd must have lost none (record,
 # lib/trace.sh). Fails the test otherwise; prints one "ok:" line with the
 # window's event total. Needs lib/trace.sh and lib/window.sh sourced. CMD
-# runs in a child sh: it cannot be a function of the test.
+# runs in a child sh: it cannot be a function of the test. Records with
+# ns timestamps (RECORD_NS=1) for vs_trace_figures.
+. "$LIB/hist.sh"
 vs_trace() {
 	_vd=$1
 	shift
+	RECORD_NS=1
 	record_window "$_vd" vs-trace anon_vma i_mmap mmu_gather mm_all_locks -- "$@"
 	in_window "$_vd/events.txt" "$_vd/window.txt"
 	awk '{ n[$5]++ } END { for (e in n) print e, n[e] }' "$_vd/window.txt" | sort >"$_vd/trace-counts"
@@ -26,4 +29,66 @@ vs_trace() {
 	[ $_n -eq 21 ] || fail "$_n events in stats, want 21"
 	[ $_bad -eq 0 ] || fail "module and trace disagree ($_vd)"
 	echo "ok: 21 event counts equal ($(awk '{ s += $2 } END { print s }' "$_vd/trace-counts") events in the window)"
+}
+
+# vs_trace_figures DIR: after vs_trace, the figures the trace of the window
+# gives besides the event counts. Exact: each page histogram (the entries of
+# each flush and of each preemption point, no clock in them) and each kind
+# and mode's holds_timed (the holds the trace pairs, lib/holds.awk). Within
+# a bound: hold_ns_total per kind and mode against the trace's sum of the
+# same holds, where the module's clock and the trace's are read apart.
+vs_trace_figures() {
+	_vd=$1
+	STATS=$_vd/stats
+	for _h in flush resched; do
+		events_awk -v ev=mmu_gather_$_h '$5 == ev { print f["pages"] }' "$_vd/window.txt" |
+			slot_rows >"$_vd/trace-$_h-pages"
+		hist_rows mmu_gather_${_h}_pages "$_vd/hist" >"$_vd/module-$_h-pages"
+		[ -s "$_vd/trace-$_h-pages" ] ||
+			fail "no mmu_gather_$_h event in the window: its page histogram compares nothing"
+		expect "mmu_gather_${_h}_pages (slot low edge, count) vs the trace" \
+			"$(tr '\n' ' ' <"$_vd/module-$_h-pages")" "$(tr '\n' ' ' <"$_vd/trace-$_h-pages")"
+	done
+	events_awk "$(cat "$LIB/holds.awk")" "$_vd/events.txt" >"$_vd/holds"
+	_all=0
+	for _k in anon_vma i_mmap; do
+		for _m in read write; do
+			awk -v k=$_k -v m=$_m '$2 == k && $3 == m { print $4 }' "$_vd/holds" >"$_vd/holds-$_k-$_m"
+			_n=$(wc -l <"$_vd/holds-$_k-$_m")
+			_all=$((_all + _n))
+			expect "$_k $_m holds_timed vs the holds the trace pairs" \
+				"$(stat_of $_k.lock.$_m.holds_timed)" "$_n"
+			_tns=$(awk '{ s += $1 } END { printf "%.0f", s }' "$_vd/holds-$_k-$_m")
+			_mns=$(stat_of $_k.lock.$_m.hold_ns_total)
+			echo "measured: $_k $_m: $_n holds, hold_ns_total module $_mns, trace $_tns ($((_mns - _tns)) ns apart)"
+		done
+	done
+	unset STATS
+	[ $_all -gt 0 ] || fail "no hold in the window: holds_timed compares nothing"
+}
+
+# vs_trace_counts DIR: the counters the event counts do not give, each
+# exact against the window's events: gathers_nested (finish nested=true),
+# preemption_points_pending (resched need_resched=true) and each kind and
+# mode's trylock_failed (acquired success=false). Prints them; a test that
+# needs one non-zero checks it.
+vs_trace_counts() {
+	_vd=$1
+	STATS=$_vd/stats
+	expect "mmu_gather.gathers_nested vs the finish events with nested=true" \
+		"$(stat_of mmu_gather.gathers_nested)" \
+		"$(count "$_vd/window.txt" mmu_gather_finish 'f["nested"] == "true"')"
+	expect "mmu_gather.preemption_points_pending vs the resched events with need_resched=true" \
+		"$(stat_of mmu_gather.preemption_points_pending)" \
+		"$(count "$_vd/window.txt" mmu_gather_resched 'f["need_resched"] == "true"')"
+	for _k in anon_vma i_mmap; do
+		for _m in read write; do
+			_w=false
+			[ $_m = write ] && _w=true
+			expect "$_k $_m trylock_failed vs the acquired events with success=false" \
+				"$(stat_of $_k.lock.$_m.trylock_failed)" \
+				"$(count "$_vd/window.txt" ${_k}_lock_acquired "f[\"success\"] == \"false\" && f[\"write\"] == \"$_w\"")"
+		done
+	done
+	unset STATS
 }
