@@ -8,7 +8,8 @@
 #   resched page histograms bucket by bucket, holds_timed per lock kind and
 #   mode (the holds lib/holds.awk pairs), gathers_nested (non-zero: 4
 #   threads unmap at once), preemption_points_pending and trylock_failed,
-#   each exact
+#   each exact; and top's rows (loaded with top_n=4096) against the trace's
+#   roots: the same (holds, anon_vmas, state) multiset, both states present
 # requires: mmpreempt.ko trace-cmd forktree unmap filemap
 # timeout: 180
 . "$(dirname "$0")/lib/common.sh"
@@ -16,12 +17,22 @@
 . "$(dirname "$0")/lib/trace.sh"
 . "$(dirname "$0")/lib/window.sh"
 . "$(dirname "$0")/lib/vs-trace.sh"
-load_module
+# top_n: every root of the window gets its row (vs_trace_top)
+unload_module
+load_module top_n=4096
 cd /tmp || exit 1
 vs_trace "$RES/mod-vs-trace" sh -c 'forktree --depth 2 --width 3 && unmap --mib 32 && filemap --procs 3 --pages 32 &&
-	unmap --mib 16 --threads 4 --repeat 4 --dontneed'
+	unmap --mib 16 --threads 4 --repeat 4 --dontneed &&
+	{ sleep 10 & } && sleep 1'
 vs_trace_figures "$RES/mod-vs-trace"
 vs_trace_counts "$RES/mod-vs-trace"
+vs_trace_top "$RES/mod-vs-trace"
+# a sleep outlives the window, idle for its last second (an exec or exit
+# during the snapshot would land in some of its files and not others): its
+# roots must read alive
+for st in alive freed; do
+	grep -q " $st\$" "$RES/mod-vs-trace/top-rows" || fail "no $st root in top: its state compared nothing"
+done
 STATS=$RES/mod-vs-trace/stats
 [ "$(stat_of mmu_gather.gathers_nested)" -gt 0 ] ||
 	fail "no nested gather in the window: gathers_nested compared 0 with 0"

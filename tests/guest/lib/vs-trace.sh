@@ -92,3 +92,22 @@ vs_trace_counts() {
 	done
 	unset STATS
 }
+
+# vs_trace_top DIR: top's rows of the window against the trace's anon_vma
+# roots (lib/top-roots.awk): the same multiset of (holds, anon_vmas,
+# state), exactly, and no hold outside the rows. Needs the module loaded
+# with top_n large enough for every root (the "in no row" line must read 0
+# holds); a root's id is not its address, so rows match by their columns.
+vs_trace_top() {
+	_vd=$1
+	awk 'NR > 1 && !/^#/ { print $4, $5, $6 }' "$_vd/top" | sort >"$_vd/top-rows"
+	events_awk "$(cat "$LIB/top-roots.awk")" "$_vd/events.txt" | sort >"$_vd/trace-roots"
+	[ -s "$_vd/trace-roots" ] || fail "no anon_vma hold in the window: top compares nothing"
+	expect "top: holds in no row" \
+		"$(awk '/^# in no row/ { for (i = 1; i <= NF; i++) if ($i == "holds") print $(i + 1) }' "$_vd/top")" 0
+	if ! cmp -s "$_vd/top-rows" "$_vd/trace-roots"; then
+		diff "$_vd/top-rows" "$_vd/trace-roots" | head -20
+		fail "top's rows (holds anon_vmas state) differ from the trace's roots (< top, > trace)"
+	fi
+	echo "ok: top: $(wc -l <"$_vd/top-rows") rows equal the trace's roots in holds, anon_vmas and state ($(grep -c freed "$_vd/top-rows") freed)"
+}
