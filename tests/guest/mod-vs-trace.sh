@@ -7,7 +7,8 @@
 #   no event. Then, from the same trace (lib/vs-trace.sh): the flush and
 #   resched page histograms bucket by bucket, holds_timed per lock kind and
 #   mode (the holds lib/holds.awk pairs), gathers_nested (non-zero: 4
-#   threads unmap at once), preemption_points_pending and trylock_failed,
+#   threads unmap at once; anon_vma_reuse too, from a fork chain),
+#   preemption_points_pending and trylock_failed,
 #   each exact; and top's rows (loaded with top_n=4096) against the trace's
 #   roots: the same (holds, anon_vmas, state) multiset, both states present
 # requires: mmpreempt.ko trace-cmd forktree unmap filemap
@@ -22,7 +23,7 @@ unload_module
 load_module top_n=4096
 cd /tmp || exit 1
 vs_trace "$RES/mod-vs-trace" sh -c 'forktree --depth 2 --width 3 && unmap --mib 32 && filemap --procs 3 --pages 32 &&
-	unmap --mib 16 --threads 4 --repeat 4 --dontneed &&
+	unmap --mib 16 --threads 4 --repeat 4 --dontneed && forktree --chain 8 --mib 1 &&
 	{ sleep 10 & } && sleep 1'
 vs_trace_figures "$RES/mod-vs-trace"
 vs_trace_counts "$RES/mod-vs-trace"
@@ -36,3 +37,6 @@ done
 STATS=$RES/mod-vs-trace/stats
 [ "$(stat_of mmu_gather.gathers_nested)" -gt 0 ] ||
 	fail "no nested gather in the window: gathers_nested compared 0 with 0"
+# forktree --chain: its middle generations exit, and anon_vma_clone() reuses
+[ "$(stat_of anon_vma.reuse)" -gt 0 ] ||
+	fail "no anon_vma_reuse in the window: its count compared 0 with 0"
