@@ -124,29 +124,8 @@ hold_figures() {
 		near "$2 $_hm hold_ns_max" "$(stat_of $2.lock.$_hm.hold_ns_max)" \
 			"$(awk '$1 > x { x = $1 } END { printf "%.0f", x }' "$1/holds-$_hm")" $EPS
 		hist_rows "${2}_${_hm}_hold_ns" "$1/hist" >"$1/module-hold-$_hm"
-		awk -v eps=$EPS 'function slot(v,  lo) { if (v < 1) return 0; for (lo = 1; lo * 2 <= v; lo *= 2); return lo }
-			NR == FNR { m[$1] = $2; mt += $2; next }
-			{ a = slot($1 - eps); b = slot($1 + eps)
-			  if (a == b) { sure[a]++; nsure++ }
-			  for (s = a; ; s = s ? s * 2 : 1) { can[s]++; if (s >= b) break }
-			  n++ }
-			END {
-				for (s in m) if (m[s] > can[s] + 0) { printf "FAIL: bucket %s holds %d, the trace allows at most %d\n", s, m[s], can[s]; bad = 1 }
-				for (s in sure) if (m[s] + 0 < sure[s]) { printf "FAIL: bucket %s holds %d, the trace puts %d there for sure\n", s, m[s], sure[s]; bad = 1 }
-				if (mt != n) { printf "FAIL: the histogram counts %d holds, the trace %d\n", mt, n; bad = 1 }
-				printf "%d holds, %d of them placed exactly\n", n, nsure
-				exit bad }' "$1/module-hold-$_hm" "$1/holds-$_hm" >"$1/hold-hist-$_hm" ||
-			{ cat "$1/hold-hist-$_hm"; fail "$2 $_hm hold histogram against the trace"; }
-		echo "ok: $2 $_hm hold histogram against the trace: $(cat "$1/hold-hist-$_hm")"
+		hist_vs_intervals "$2 $_hm hold histogram" "$1/module-hold-$_hm" "$1/holds-$_hm" $EPS
 	done
-}
-
-# near WHAT MODULE TRACE BOUND: |MODULE - TRACE| <= BOUND, both non-zero
-near() {
-	[ "$2" -gt 0 ] && [ "$3" -gt 0 ] || fail "$1: module $2, trace $3: a zero compares nothing"
-	_d=$(($2 - $3))
-	[ ${_d#-} -le "$4" ] || fail "$1: module $2, trace $3: $_d ns apart, more than $4"
-	echo "ok: $1: module $2, trace $3 ($_d ns apart, bound $4)"
 }
 
 # 2. N waiters behind a write holder, per lock and mode.

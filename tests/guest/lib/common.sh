@@ -28,6 +28,13 @@ HOLD_GAP_NS=20000
 expect() {
 	if [ "$2" = "$3" ]; then echo "ok: $1 = $2"; else fail "$1: got '$2', want '$3'"; fi
 }
+# near WHAT MODULE TRACE BOUND: |MODULE - TRACE| <= BOUND ns, both non-zero
+near() {
+	[ "$2" -gt 0 ] && [ "$3" -gt 0 ] || fail "$1: module $2, trace $3: a zero compares nothing"
+	_d=$(($2 - $3))
+	[ ${_d#-} -le "$4" ] || fail "$1: module $2, trace $3: $_d ns apart, more than $4"
+	echo "ok: $1: module $2, trace $3 ($_d ns apart, bound $4)"
+}
 # need_ksm: skip unless the kernel has KSM. The debug kernel is built
 # without it on purpose: it proves that the anon_vma refcount and its events
 # live outside CONFIG_KSM (SERIES.md row 5; tp-refcount-replay runs there).

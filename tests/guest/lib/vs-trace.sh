@@ -35,8 +35,10 @@ vs_trace() {
 # gives besides the event counts. Exact: each page histogram (the entries of
 # each flush and of each preemption point, no clock in them) and each kind
 # and mode's holds_timed (the holds the trace pairs, lib/holds.awk). Within
-# a bound: hold_ns_total per kind and mode against the trace's sum of the
-# same holds, where the module's clock and the trace's are read apart.
+# CLOCK_GAP_NS: gather_ns_max against the longest gather the trace pairs,
+# and the gather length histogram (hist_vs_intervals). Printed, unchecked:
+# hold_ns_total per kind and mode beside the trace's sum of the same holds
+# (their holds are a few us: the bound would exceed the sums).
 vs_trace_figures() {
 	_vd=$1
 	STATS=$_vd/stats
@@ -63,9 +65,21 @@ vs_trace_figures() {
 			echo "measured: $_k $_m: $_n holds, hold_ns_total module $_mns, trace $_tns ($((_mns - _tns)) ns apart)"
 		done
 	done
+	# gathers: start to finish of one (task, tlb), finished in the window
+	events_awk '/MMPREEMPT-WINDOW-START/ { on = 1; next } /MMPREEMPT-WINDOW-END/ { on = 0; next }
+		$5 == "mmu_gather_start" { st[$3, f["tlb"]] = $1 * 1e9; next }
+		$5 == "mmu_gather_finish" && (($3, f["tlb"]) in st) {
+			if (on) printf "%.0f\n", $1 * 1e9 - st[$3, f["tlb"]]
+			delete st[$3, f["tlb"]] }' "$_vd/events.txt" >"$_vd/gathers"
+	[ -s "$_vd/gathers" ] || fail "no gather in the window: the gather figures compare nothing"
+	near "mmu_gather.gather_ns_max" "$(stat_of mmu_gather.gather_ns_max)" \
+		"$(awk '$1 > x { x = $1 } END { printf "%.0f", x }' "$_vd/gathers")" "$CLOCK_GAP_NS"
+	hist_rows mmu_gather_gather_ns "$_vd/hist" >"$_vd/module-gathers"
+	hist_vs_intervals "mmu_gather_gather_ns" "$_vd/module-gathers" "$_vd/gathers" "$CLOCK_GAP_NS"
 	unset STATS
 	[ $_all -gt 0 ] || fail "no hold in the window: holds_timed compares nothing"
 }
+
 
 # vs_trace_counts DIR: the counters the event counts do not give, each
 # exact against the window's events: gathers_nested (finish nested=true),
