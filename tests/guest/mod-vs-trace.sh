@@ -8,7 +8,8 @@
 #   resched page histograms bucket by bucket, holds_timed per lock kind and
 #   mode (the holds lib/holds.awk pairs), gathers_nested (non-zero: 4
 #   threads unmap at once; anon_vma_reuse too, from a fork chain),
-#   preemption_points_pending and trylock_failed,
+#   preemption_points_pending (non-zero: under preempt=none an unmap
+#   shares CPU 0 with a busy loop) and trylock_failed,
 #   each exact; and top's rows (loaded with top_n=4096) against the trace's
 #   roots: the same (holds, anon_vmas, state) multiset, both states present
 # requires: mmpreempt.ko trace-cmd forktree unmap filemap
@@ -22,8 +23,20 @@
 unload_module
 load_module top_n=4096
 cd /tmp || exit 1
+# preempt=none: an unmap sharing CPU 0 with a busy loop then finds a
+# reschedule pending at its gather's preemption points
+model=/sys/kernel/debug/sched/preempt
+pending=0
+if [ -w $model ]; then
+	old=$(sed 's/.*(\(.*\)).*/\1/' $model)
+	trap 'echo "$old" >$model' EXIT
+	echo none >$model
+	pending=1
+fi
 vs_trace "$RES/mod-vs-trace" sh -c 'forktree --depth 2 --width 3 && unmap --mib 32 && filemap --procs 3 --pages 32 &&
 	unmap --mib 16 --threads 4 --repeat 4 --dontneed && forktree --chain 8 --mib 1 &&
+	{ taskset -c 0 sh -c "while :; do :; done" & s=$!; taskset -c 0 unmap --mib 64; r=$?
+	  kill $s; wait $s; [ $r -eq 0 ]; } &&
 	{ sleep 10 & } && sleep 1'
 vs_trace_figures "$RES/mod-vs-trace"
 vs_trace_counts "$RES/mod-vs-trace"
@@ -37,6 +50,12 @@ done
 STATS=$RES/mod-vs-trace/stats
 [ "$(stat_of mmu_gather.gathers_nested)" -gt 0 ] ||
 	fail "no nested gather in the window: gathers_nested compared 0 with 0"
+if [ $pending = 1 ]; then
+	[ "$(stat_of mmu_gather.preemption_points_pending)" -gt 0 ] ||
+		fail "no preemption point with a reschedule pending in the window: compared 0 with 0"
+else
+	echo "not checked: preemption_points_pending non-zero (no $model to set preempt=none)"
+fi
 # forktree --chain: its middle generations exit, and anon_vma_clone() reuses
 [ "$(stat_of anon_vma.reuse)" -gt 0 ] ||
 	fail "no anon_vma_reuse in the window: its count compared 0 with 0"
