@@ -11,7 +11,8 @@
  * touches, so no fault can merge into it). Threads, not processes, made
  * and started before the hold: no fork, exit or stack fault takes an mm
  * lock while the lock is held, so the N waits are the only contention a
- * tracer should see.
+ * tracer should see. With --try the N threads each make one trylock
+ * instead, which must fail behind the holder (lock_hold.ko's try modes).
  */
 #include <fcntl.h>
 #include <getopt.h>
@@ -24,6 +25,7 @@
 #define HOLD_FILE "/sys/kernel/debug/lock_hold"
 
 static char holder_cmd[96], waiter_cmd[96];
+static int try_mode, try_failed;
 static pthread_mutex_t go_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t go_cond = PTHREAD_COND_INITIALIZER;
 static int go;
@@ -33,15 +35,21 @@ static void usage(FILE *f)
 	fprintf(f,
 		"contend: make N acquisitions of one lock wait behind a holder\n"
 		"usage: contend [--lock anon_vma|i_mmap] [--mode read|write] [--waiters N]\n"
-		"               [--hold-ms T]\n"
+		"               [--hold-ms T] [--try]\n"
 		"  --lock L     which lock (default i_mmap)\n"
 		"  --mode M     the waiters' mode; the holder always writes (default write)\n"
 		"  --waiters N  acquisitions made to wait (default 3)\n"
 		"  --hold-ms T  how long the holder holds it (default 1500)\n"
+		"  --try        the N threads each make one trylock, which must fail\n"
+		"               (i_mmap read or write, anon_vma read)\n"
 		"Needs lock_hold.ko loaded. Prints the waiters that completed.\n");
 }
 
-static void *lock_once(void *cmd)
+/*
+ * One command to lock_hold; returns 1 for a trylock that failed (EBUSY,
+ * only with --try), dies on any other error.
+ */
+static int hold_cmd(const char *cmd)
 {
 	int fd = open(HOLD_FILE, O_WRONLY);
 	ssize_t n;
@@ -50,10 +58,20 @@ static void *lock_once(void *cmd)
 		die("contend: %s: %s (is lock_hold.ko loaded?)\n", HOLD_FILE,
 		    strerror(errno));
 	n = write(fd, cmd, strlen(cmd));
+	if (n < 0 && errno == EBUSY && try_mode) {
+		close(fd);
+		return 1;
+	}
 	if (n != (ssize_t)strlen(cmd))
-		die("contend: '%s': %s\n", (char *)cmd,
+		die("contend: '%s': %s\n", cmd,
 		    n < 0 ? strerror(errno) : "short write");
 	close(fd);
+	return 0;
+}
+
+static void *lock_once(void *cmd)
+{
+	hold_cmd(cmd);
 	return NULL;
 }
 
@@ -63,7 +81,9 @@ static void *waiter(void *cmd)
 	while (!go)
 		pthread_cond_wait(&go_cond, &go_lock);
 	pthread_mutex_unlock(&go_lock);
-	return lock_once(cmd);
+	if (hold_cmd(cmd))
+		__atomic_add_fetch(&try_failed, 1, __ATOMIC_RELAXED);
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -73,6 +93,7 @@ int main(int argc, char **argv)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "waiters", required_argument, NULL, 'n' },
 		{ "hold-ms", required_argument, NULL, 't' },
+		{ "try", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -82,7 +103,7 @@ int main(int argc, char **argv)
 	char target[48] = "";
 	int c;
 
-	while ((c = getopt_long(argc, argv, "l:m:n:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "l:m:n:t:Th", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			lock = optarg;
@@ -95,6 +116,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			hold = number("contend", "--hold-ms", optarg, 100, 10000);
+			break;
+		case 'T':
+			try_mode = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -124,8 +148,8 @@ int main(int argc, char **argv)
 	}
 	snprintf(holder_cmd, sizeof(holder_cmd), "%s write%s %ld", lock,
 		 target, hold);
-	snprintf(waiter_cmd, sizeof(waiter_cmd), "%s %s%s 1", lock, mode,
-		 target);
+	snprintf(waiter_cmd, sizeof(waiter_cmd), "%s %s%s%s 1", lock,
+		 try_mode ? "try" : "", mode, target);
 	w = calloc(waiters, sizeof(*w));
 	if (!w)
 		die("contend: out of memory\n");
@@ -144,8 +168,13 @@ int main(int argc, char **argv)
 	pthread_join(holder, NULL);
 	for (i = 0; i < waiters; i++)
 		pthread_join(w[i], NULL);
+	free(w);
+	if (try_mode) {
+		printf("contend: %s %s: %d of %ld trylocks failed behind a %ld ms hold\n",
+		       lock, mode, try_failed, waiters, hold);
+		return try_failed == waiters ? 0 : 1;
+	}
 	printf("contend: %s %s: %ld waiters behind a %ld ms hold completed\n",
 	       lock, mode, waiters, hold);
-	free(w);
 	return 0;
 }

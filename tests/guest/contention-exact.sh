@@ -18,7 +18,8 @@
 #   histogram (exact for holds EPS from an edge, the 2 s one among them);
 #   each compared value non-zero. EPS (50 ms, lib/common.sh CLOCK_GAP_NS)
 #   bounds what lies between the module's clock read and the trace's in one
-#   tracepoint call
+#   tracepoint call. Then N trylocks behind a holder (contend --try), for
+#   each traced trylock: trylock_failed reads N in the module and the trace
 # requires: mmpreempt.ko lock_hold.ko trace-cmd contend unmap
 # timeout: 300
 . "$(dirname "$0")/lib/common.sh"
@@ -171,3 +172,21 @@ for k in anon_vma i_mmap; do
 	done
 done
 echo "ok: $N forced waits read as exactly $N contended, for both locks and both modes"
+
+# 3. N trylocks behind a write holder, for each traced trylock (i_mmap read
+# and write, anon_vma read): each fails, and trylock_failed reads exactly N
+# in the module and in the trace (acquired success=false on that lock).
+for km in i_mmap:read i_mmap:write anon_vma:read; do
+	k=${km%:*} m=${km#*:}
+	t=$d/$k-try$m
+	record_window "$t" $k-try$m anon_vma i_mmap -- \
+		contend --lock $k --mode $m --waiters $N --hold-ms 500 --try
+	in_window "$t/events.txt" "$t/window.txt"
+	mw=false
+	[ $m = write ] && mw=true
+	STATS=$t/stats
+	expect "module: $k $m trylock_failed" "$(stat_of $k.lock.$m.trylock_failed)" $N
+	unset STATS
+	expect "trace: $k $m: failed trylocks" \
+		"$(count "$t/window.txt" ${k}_lock_acquired "f[\"success\"] == \"false\" && f[\"write\"] == \"$mw\"")" $N
+done

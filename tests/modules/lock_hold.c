@@ -9,7 +9,10 @@
  *   "i_mmap read|write MS"            the i_mmap lock of this file's mapping
  *   "anon_vma read|write PID ADDR MS" the anon_vma lock of the page PID maps
  *                                     at ADDR (hex), held through its root
- * The write returns once the lock has been held MS ms and released.
+ * The write returns once the lock has been held MS ms and released. Modes
+ * tryread and trywrite (i_mmap) and tryread (anon_vma) make one traced
+ * trylock instead, released at once: the write fails with EBUSY when the
+ * trylock failed, so that a test can make exactly N trylocks fail.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -25,6 +28,18 @@ static struct anon_vma *(*get_anon_vma_fn)(struct folio *folio);
 static void (*put_anon_vma_fn)(struct anon_vma *anon_vma);
 static struct dentry *file;
 
+static int try_i_mmap(struct address_space *mapping, bool write)
+{
+	if (write ? !i_mmap_trylock_write(mapping) :
+		    !i_mmap_trylock_read(mapping))
+		return -EBUSY;
+	if (write)
+		i_mmap_unlock_write(mapping);
+	else
+		i_mmap_unlock_read(mapping);
+	return 0;
+}
+
 static void hold_i_mmap(struct address_space *mapping, bool write,
 			unsigned int ms)
 {
@@ -39,8 +54,8 @@ static void hold_i_mmap(struct address_space *mapping, bool write,
 		i_mmap_unlock_read(mapping);
 }
 
-static int hold_anon_vma(int pid, unsigned long addr, bool write,
-			 unsigned int ms)
+/* ms < 0: one read trylock instead of a hold (anon_vma has no write one) */
+static int hold_anon_vma(int pid, unsigned long addr, bool write, int ms)
 {
 	struct anon_vma *av;
 	struct page *page;
@@ -52,6 +67,13 @@ static int hold_anon_vma(int pid, unsigned long addr, bool write,
 	put_page(page);
 	if (!av)
 		return -ENOENT;
+	if (ms < 0) {
+		ret = anon_vma_trylock_read(av) ? 0 : -EBUSY;
+		if (!ret)
+			anon_vma_unlock_read(av);
+		put_anon_vma_fn(av);
+		return ret;
+	}
 	if (write)
 		anon_vma_lock_write(av);
 	else
@@ -68,10 +90,10 @@ static int hold_anon_vma(int pid, unsigned long addr, bool write,
 static ssize_t hold_write(struct file *f, const char __user *ubuf,
 			  size_t count, loff_t *ppos)
 {
-	char buf[80], kind[16], mode[8];
+	char buf[80], kind[16], mode[12];
 	unsigned long addr;
 	unsigned int ms;
-	bool write;
+	bool write, try = false;
 	int pid, ret;
 
 	if (count == 0 || count >= sizeof(buf))
@@ -79,8 +101,12 @@ static ssize_t hold_write(struct file *f, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = 0;
-	if (sscanf(buf, "%15s %7s", kind, mode) != 2)
+	if (sscanf(buf, "%15s %11s", kind, mode) != 2)
 		return -EINVAL;
+	if (!strncmp(mode, "try", 3)) {
+		try = true;
+		memmove(mode, mode + 3, strlen(mode + 3) + 1);
+	}
 	if (!strcmp(mode, "write"))
 		write = true;
 	else if (!strcmp(mode, "read"))
@@ -90,14 +116,18 @@ static ssize_t hold_write(struct file *f, const char __user *ubuf,
 	if (!strcmp(kind, "i_mmap")) {
 		if (sscanf(buf, "%*s %*s %u", &ms) != 1 || ms > 10000)
 			return -EINVAL;
+		if (try) {
+			ret = try_i_mmap(f->f_mapping, write);
+			return ret ? ret : count;
+		}
 		hold_i_mmap(f->f_mapping, write, ms);
 		return count;
 	}
 	if (strcmp(kind, "anon_vma") ||
 	    sscanf(buf, "%*s %*s %d %lx %u", &pid, &addr, &ms) != 3 ||
-	    ms > 10000)
+	    ms > 10000 || (try && write))
 		return -EINVAL;
-	ret = hold_anon_vma(pid, addr, write, ms);
+	ret = hold_anon_vma(pid, addr, write, try ? -1 : (int)ms);
 	return ret ? ret : count;
 }
 
