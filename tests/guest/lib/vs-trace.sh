@@ -114,8 +114,10 @@ vs_trace_counts() {
 # holds); a root's id is not its address, so rows match by their columns.
 vs_trace_top() {
 	_vd=$1
-	awk 'NR > 1 && !/^#/ { print $4, $5, $6 }' "$_vd/top" | sort >"$_vd/top-rows"
-	events_awk "$(cat "$LIB/top-roots.awk")" "$_vd/events.txt" | sort >"$_vd/trace-roots"
+	awk 'NR > 1 && !/^#/ { print $4, $5, $6, $2 }' "$_vd/top" | sort >"$_vd/top-rows-ns"
+	events_awk "$(cat "$LIB/top-roots.awk")" "$_vd/events.txt" | sort >"$_vd/trace-roots-ns"
+	cut -d' ' -f1-3 "$_vd/top-rows-ns" >"$_vd/top-rows"
+	cut -d' ' -f1-3 "$_vd/trace-roots-ns" >"$_vd/trace-roots"
 	[ -s "$_vd/trace-roots" ] || fail "no anon_vma hold in the window: top compares nothing"
 	expect "top: holds in no row" \
 		"$(awk '/^# in no row/ { for (i = 1; i <= NF; i++) if ($i == "holds") print $(i + 1) }' "$_vd/top")" 0
@@ -124,4 +126,23 @@ vs_trace_top() {
 		fail "top's rows (holds anon_vmas state) differ from the trace's roots (< top, > trace)"
 	fi
 	echo "ok: top: $(wc -l <"$_vd/top-rows") rows equal the trace's roots in holds, anon_vmas and state ($(grep -c freed "$_vd/top-rows") freed)"
+	# hold_ns: rows whose (holds, anon_vmas, state) no other row shares
+	# match one root of the trace; each within CLOCK_GAP_NS + holds *
+	# HOLD_GAP_NS of its holds' sum
+	awk -v eps="$CLOCK_GAP_NS" -v gap="$HOLD_GAP_NS" '
+		{ k = $1 " " $2 " " $3; n[FILENAME, k]++; v[FILENAME, k] = $4; keys[k] = $1 }
+		END {
+			for (k in keys) {
+				if (n[ARGV[1], k] != 1 || n[ARGV[2], k] != 1) continue
+				d = v[ARGV[1], k] - v[ARGV[2], k]
+				if (d < 0) d = -d
+				c++
+				if (d > eps + keys[k] * gap) { printf "FAIL: top row %s: hold_ns %s, trace %s\n", k, v[ARGV[1], k], v[ARGV[2], k]; bad = 1 }
+				if (d > worst) worst = d
+			}
+			printf "%d rows of a kind of their own, the farthest %d ns from the trace\n", c, worst
+			exit bad || !c
+		}' "$_vd/top-rows-ns" "$_vd/trace-roots-ns" >"$_vd/top-ns" ||
+		{ cat "$_vd/top-ns"; fail "top's hold_ns per root against the trace (or no row to compare)"; }
+	echo "ok: top hold_ns: $(cat "$_vd/top-ns")"
 }
