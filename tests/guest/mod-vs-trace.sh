@@ -11,14 +11,19 @@
 #   preemption_points_pending (non-zero: under preempt=none an unmap
 #   shares CPU 0 with a busy loop) and trylock_failed,
 #   each exact; and top's rows (loaded with top_n=4096) against the trace's
-#   roots: the same (holds, anon_vmas, state) multiset, both states present
-# requires: mmpreempt.ko trace-cmd forktree unmap filemap
+#   roots: the same (holds, anon_vmas, state) multiset, both states present.
+#   A second window races anon_vma_race.ko's paused reader against the
+#   page owner's exit: anon_vma_get_failed non-zero, equal in both; loaded
+#   with top_n=1 there, top's lost line carries every other root: its holds
+#   plus the row's equal the trace's, its hold_ns within the clock bound
+# requires: mmpreempt.ko anon_vma_race.ko trace-cmd forktree unmap filemap
 # timeout: 180
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/module.sh"
 . "$(dirname "$0")/lib/trace.sh"
 . "$(dirname "$0")/lib/window.sh"
 . "$(dirname "$0")/lib/vs-trace.sh"
+. "$(dirname "$0")/lib/race.sh"
 # top_n: every root of the window gets its row (vs_trace_top)
 unload_module
 load_module top_n=4096
@@ -59,3 +64,28 @@ fi
 # forktree --chain: its middle generations exit, and anon_vma_clone() reuses
 [ "$(stat_of anon_vma.reuse)" -gt 0 ] ||
 	fail "no anon_vma_reuse in the window: its count compared 0 with 0"
+unset STATS
+if [ $pending = 1 ]; then
+	echo "$old" >$model
+	trap - EXIT
+fi
+
+# A second window: anon_vma_race.ko holds folio_get_anon_vma()'s window open
+# while the page's owner is killed (as proof-refcount does), so its
+# inc-not-zero fails: anon_vma_get_failed, non-zero, in both counts
+# top_n=1: every root but the one of the longest holds goes to the lost line
+unload_module
+load_module top_n=1
+load_race delay_ms=1000
+start_victim
+race_script /tmp/race.sh
+vs_trace "$RES/mod-vs-trace/race" sh /tmp/race.sh
+wait $VICTIM 2>/dev/null || true
+STATS=$RES/mod-vs-trace/race/stats
+[ "$(stat_of anon_vma.get_failed)" -gt 0 ] ||
+	fail "no failed inc-not-zero in the race window: get_failed compared 0 with 0"
+echo "ok: the race window: anon_vma.get_failed $(stat_of anon_vma.get_failed), as the trace's count"
+unset STATS
+vs_trace_lost "$RES/mod-vs-trace/race"
+# later tests load the module with their own parameters
+unload_module

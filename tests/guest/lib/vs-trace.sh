@@ -146,3 +146,25 @@ vs_trace_top() {
 		{ cat "$_vd/top-ns"; fail "top's hold_ns per root against the trace (or no row to compare)"; }
 	echo "ok: top hold_ns: $(cat "$_vd/top-ns")"
 }
+
+# vs_trace_lost DIR: a window of a module loaded with top_n=1, so that the
+# "in no row" line carries every root but one: its holds plus the row's
+# equal the anon_vma holds the trace pairs (exact, the lost ones non-zero),
+# and its hold_ns plus the row's their sum within CLOCK_GAP_NS + holds *
+# HOLD_GAP_NS
+vs_trace_lost() {
+	_vd=$1
+	events_awk "$(cat "$LIB/top-roots.awk")" "$_vd/events.txt" >"$_vd/trace-roots-ns"
+	# shellcheck disable=SC2046 # its figures as fields
+	set -- $(awk '/^# in no row/ { for (i = 1; i <= NF; i++) { if ($i == "holds") h = $(i + 1); if ($i == "hold_ns") n = $(i + 1) } }
+		NR > 1 && !/^#/ { rh += $4; rn += $2; rows++ }
+		END { print h + 0, n + 0, rh + 0, rn + 0, rows + 0 }' "$_vd/top")
+	_lh=$1 _ln=$2 _rh=$3 _rn=$4
+	expect "top_n=1: rows" "$5" 1
+	[ "$_lh" -gt 0 ] || fail "top_n=1: no hold in the lost line: it compares nothing"
+	# shellcheck disable=SC2046 # as above
+	set -- $(awk '{ h += $1; n += $4 } END { printf "%d %.0f\n", h, n }' "$_vd/trace-roots-ns")
+	expect "top's lost holds + its row's vs the trace's anon_vma holds" $((_lh + _rh)) "$1"
+	near "top's lost hold_ns + its row's vs the trace" $((_ln + _rn)) "$2" $((CLOCK_GAP_NS + $1 * HOLD_GAP_NS))
+	echo "ok: top's lost line: $_lh holds, $_ln ns"
+}
