@@ -19,7 +19,9 @@
 #   each compared value non-zero. EPS (50 ms, lib/common.sh CLOCK_GAP_NS)
 #   bounds what lies between the module's clock read and the trace's in one
 #   tracepoint call. Then N trylocks behind a holder (contend --try), for
-#   each traced trylock: trylock_failed reads N in the module and the trace
+#   each traced trylock: trylock_failed reads N in the module and the trace;
+#   and, loaded with top_n=1, a second contended root's waits in top's lost
+#   line (non-zero; row + lost within 2 * N * EPS of the trace's waits)
 # requires: mmpreempt.ko lock_hold.ko trace-cmd contend unmap
 # timeout: 300
 . "$(dirname "$0")/lib/common.sh"
@@ -190,3 +192,27 @@ for km in i_mmap:read i_mmap:write anon_vma:read; do
 	expect "trace: $k $m: failed trylocks" \
 		"$(count "$t/window.txt" ${k}_lock_acquired "f[\"success\"] == \"false\" && f[\"write\"] == \"$mw\"")" $N
 done
+
+# 4. top's lost line with waits in it: loaded with top_n=1, two anon_vma
+# roots each get N waiters, the first behind a 2 s hold, the second behind
+# a 1 s one. The first holds longer, so it is top's row, and the second's
+# waits go to the lost line: non-zero there, and the row's waits plus the
+# lost line's equal every wait the trace pairs in the window, within
+# 2 * N * EPS.
+unload_module
+load_module top_n=1
+t=$d/anon_vma-lost
+record_window "$t" anon_vma-lost anon_vma i_mmap -- sh -c \
+	"contend --lock anon_vma --mode write --waiters $N --hold-ms 2000 &&
+	 contend --lock anon_vma --mode write --waiters $N --hold-ms 1000"
+in_window "$t/events.txt" "$t/window.txt"
+events_awk -v kind=anon_vma "$(cat "$LIB/lock-times.awk")" "$t/window.txt" >"$t/intervals"
+expect "trace: waits paired in the two-root window" "$(awk '$1 == "wait"' "$t/intervals" | wc -l)" $((2 * N))
+lost=$(awk '/^# in no row/ { for (i = 1; i <= NF; i++) if ($i == "wait_ns") print $(i + 1) }' "$t/top")
+row=$(awk 'NR > 1 && !/^#/ { print $3 }' "$t/top")
+[ "${lost:-0}" -gt 0 ] || fail "top_n=1: no wait in the lost line: the second root's waits went elsewhere"
+near "top's row wait_ns + lost wait_ns" $((row + lost)) \
+	"$(awk '$1 == "wait" { s += $3 } END { printf "%.0f", s }' "$t/intervals")" $((2 * N * EPS))
+echo "ok: top's lost line: wait_ns $lost (the second root's $N waits)"
+# later tests load the module with their own parameters
+unload_module
