@@ -12,7 +12,7 @@ cd /tmp
 # its events change (workloads/mmops.c says what each one runs)
 all="fork:200 fault:10 file:200 migrate:50 page:2000 forkvmas:100 split:1000
 mremap:1000 filepage:1000 collapse:20 pageout:50 notifier:100
-dontneed:200"
+dontneed:200 ksmmerge:30 ksmunmerge:30 swapout:100"
 paths=""
 for p in $all; do
 	case " ${PATHS:-${p%%:*}} " in *" ${p%%:*} "*) ;; *) continue ;; esac
@@ -33,6 +33,24 @@ for p in $all; do
 				i=$((i + 1)); [ $i -lt 100 ] || { echo "off-cost: no /dev/hmm_dmirror0" >&2; exit 1; }
 				sleep 0.05
 			done
+		fi ;;
+	ksmmerge | ksmunmerge)
+		if [ ! -e /sys/kernel/mm/ksm/run ]; then
+			echo "# ${p%%:*}: skipped, this kernel has no KSM"
+			continue
+		fi ;;
+	swapout)
+		# anonymous pages go out only to swap: a zram device, put back as
+		# it was at exit (a test suite runs on in this boot)
+		if ! grep -q '^/' /proc/swaps; then
+			if [ ! -e /sys/block/zram0 ]; then
+				echo "# swapout: skipped, this kernel has no zram for swap (CONFIG_ZRAM)"
+				continue
+			fi
+			echo 64M >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null &&
+				swapon /dev/zram0 ||
+				{ echo "off-cost: swap on /dev/zram0 failed (the swapout path needs it)" >&2; exit 1; }
+			trap 'swapoff /dev/zram0 && echo 1 >/sys/block/zram0/reset' EXIT
 		fi ;;
 	esac
 	paths="$paths ${p%%:*}:$n"

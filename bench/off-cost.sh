@@ -3,21 +3,22 @@
 # against stock linux-source-6.1 built with the same config.
 #
 # MEASURES: mmops (workloads) on every kind of mm operation whose code
-#   the series or its events change (a matrix of 13 paths: the anon_vma
+#   the series or its events change (a matrix of 16 paths: the anon_vma
 #   lifecycle per VMA and per fork, VMA split/merge, mremap, file mmap and
-#   truncate, THP collapse, file reclaim, migration,
-#   mm_take_all_locks, the gather on exit, munmap and MADV_DONTNEED;
+#   truncate, THP collapse, file and anonymous reclaim, KSM merge and
+#   unmerge, migration, mm_take_all_locks, the gather on exit, munmap and
+#   MADV_DONTNEED;
 #   workloads/mmops.c says what each runs), ROUNDS
 #   times each, in one boot of the stock kernel (VARIANT=stock) and one of
 #   the patched kernel (events off: nothing enables them). mmops times each
 #   operation alone; a round's figure is the median of those (its mean also
 #   counts whatever else the guest did in some rounds and not others: a
 #   migrate round's mean was 1.7 % higher in 3 rounds of 5, its median the
-#   same to 36 instructions). Reports per path the median of the rounds on
+#   same to 36 instructions). The KSM paths' figures are ksmd's own run
+#   time (mmops says how). Reports per path the median of the rounds on
 #   each kernel, with their spread, and the patched kernel's cost relative
 #   to stock, in instructions per operation and in percent. A path the
-#   guest cannot run says why in a "#" line (anon reclaim is not a row:
-#   the guest kernels have no swap).
+#   guest cannot run says why in a "#" line.
 # NEEDS: make kernel rootfs workloads, and the stock kernel (built here if
 #   missing: VARIANT=stock guest/kernel.sh, about 30 CPU-minutes cold).
 #   Boots with ICOUNT=1 (one guest ns per instruction: reproducible, not
@@ -58,7 +59,8 @@ done
 	echo "migrate (128 pages there and back), page (1 anon page mmap +write +munmap), forkvmas (fork of 128"
 	echo "one-page VMAs), split (mprotect a middle page and back), mremap (16 pages there and back),"
 	echo "filepage (1 tmpfs page mmap +munmap), collapse (512 pages MADV_COLLAPSE), pageout (64 file pages),"
-	echo "notifier (fork + mmu notifier: mm_take_all_locks), dontneed (256 pages)"
+	echo "notifier (fork + mmu notifier: mm_take_all_locks), dontneed (256 pages), ksmmerge (64 pages,"
+	echo "ksmd's run time), ksmunmerge (64 pages + ksmd's scan after), swapout (64 anon pages to zram)"
 	awk '
 	$1 !~ /^#/ && NF >= 4 { k = $1; p = $3; n[k, p]++; v[k, p, n[k, p]] = $4; paths[p] = 1; ks[k] = 1 }
 	function med(k, p,   i, j, t, c, a) { c = n[k, p]
@@ -69,15 +71,15 @@ done
 	function fig(x) { return x ? sprintf("%.1f", x) : "-" }
 	function span(x, l, h) { return x ? sprintf("%.1f-%.1f", l, h) : "-" }
 	END {
-		printf "%-9s %14s %22s %14s %22s %10s %10s\n", "path", "stock_ns", "stock_min-max", "patched_ns", "patched_min-max", "diff_ns", "diff_pct"
-		np = split("fork fault file migrate page forkvmas split mremap filepage collapse pageout notifier dontneed", order, " ")
+		printf "%-10s %14s %22s %14s %22s %10s %10s\n", "path", "stock_ns", "stock_min-max", "patched_ns", "patched_min-max", "diff_ns", "diff_pct"
+		np = split("fork fault file migrate page forkvmas split mremap filepage collapse pageout notifier dontneed ksmmerge ksmunmerge swapout", order, " ")
 		for (i = 1; i <= np; i++) {
 			p = order[i]
 			if (!(p in paths))
 				continue
 			lo = hi = 0; s = ("stock", p) in n ? med("stock", p) : 0; slo = lo; shi = hi
 			lo = hi = 0; q = ("normal", p) in n ? med("normal", p) : 0; qlo = lo; qhi = hi
-			printf "%-9s %14s %22s %14s %22s %10s %10s\n", p, fig(s), span(s, slo, shi), fig(q), span(q, qlo, qhi),
+			printf "%-10s %14s %22s %14s %22s %10s %10s\n", p, fig(s), span(s, slo, shi), fig(q), span(q, qlo, qhi),
 				s && q ? sprintf("%+.1f", q - s) : "-", s && q ? sprintf("%+.3f%%", (q - s) * 100 / s) : "-"
 			# the goal: within 0.1 % of stock, or a fixed cost below 20
 			# instructions an operation (HOWTO.md, Benchmarks, says which)

@@ -16,9 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "common.h"
-
-#define KSM "/sys/kernel/mm/ksm/"
+#include "ksm_ctl.h"
 
 /*
  * Waits for this run's turn, at most @ms: an unmerge of all (run=2) by one
@@ -40,31 +38,6 @@ static void ksm_turn(long ms)
 			die("ksm: another run held %s for %ld ms\n", path, ms);
 		sleep_ms(20);
 	}
-}
-
-static long ksm_read(const char *name)
-{
-	char path[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), KSM "%s", name);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%ld", &v) != 1)
-		die("ksm: cannot read %s\n", path);
-	fclose(f);
-	return v;
-}
-
-static void ksm_write(const char *name, long v)
-{
-	char path[128];
-	FILE *f;
-
-	snprintf(path, sizeof(path), KSM "%s", name);
-	f = fopen(path, "w");
-	if (!f || fprintf(f, "%ld\n", v) < 0 || fclose(f))
-		die("ksm: cannot write %ld to %s\n", v, path);
 }
 
 static void usage(FILE *f)

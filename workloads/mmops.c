@@ -35,16 +35,35 @@
  * notifier fork, the child opens /dev/hmm_dmirror0 (test_hmm.ko): its first
  *          mmu notifier on the mm runs mm_take_all_locks; then it exits
  * dontneed write 256 pages, MADV_DONTNEED them: a gather on the zap path
+ * ksmmerge 64 identical pages of a fresh region, MADV_MERGEABLE, merged by
+ *          ksmd: the figure is ksmd's own run time (se.sum_exec_runtime in
+ *          /proc/PID/sched: its instructions, under icount) over the scans
+ *          until all are merged (one: the region's first scan, untimed,
+ *          took checksums), each woken alone (sleep_millisecs written: no
+ *          timer in between): stable and unstable tree, rmap items taking
+ *          anon_vma references
+ * ksmunmerge those pages merged (untimed), then MADV_UNMERGEABLE (timed in
+ *          the caller: break_ksm's copy faults) plus ksmd's next scan (its
+ *          run time), which drops the rmap items and with them their
+ *          anon_vma references
+ * swapout  MADV_PAGEOUT of 64 written anonymous pages (reclaim: the rmap
+ *          walk under the anon_vma read lock, to swap); needs swap on,
+ *          which bench/off-cost-guest.sh puts on a zram device (no disk
+ *          I/O to land anywhere in a round); the refill (swap-in write
+ *          faults) is not timed
  *
  * Prints "mmops: MODE N ops, X ns per op, median M, min L" (the clock is
  * CLOCK_MONOTONIC): the mean, and the median and minimum of the operations
  * timed one by one. Under icount the mean carries whatever else the guest did
  * meanwhile (a timer tick, a work item, a pcp refill), in some rounds and not
- * others; the median of single operations leaves those out.
+ * others; the median of single operations leaves those out. Every path
+ * that can silently do nothing checks that it did its work (pages merged,
+ * swapped out) and fails the run if not.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <getopt.h>
+#include <dirent.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -52,6 +71,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "ksm_ctl.h"
 
 #define MPOL_MF_MOVE (1 << 1)
 #ifndef MADV_COLLAPSE
@@ -59,7 +79,7 @@
 #endif
 
 #define NVMAS 64	/* forkvmas: twice as many VMAs */
-#define NPAGES 64	/* pageout */
+#define NPAGES 64	/* pageout, ksm*, swapout */
 
 static long page;
 static char *mem;	/* fork, migrate, forkvmas, split, mremap, ...: set up once */
@@ -67,6 +87,7 @@ static char *mem2;	/* mremap: where it goes and comes back from */
 static int fd = -1;
 static void *pages[128];
 static const char *dir = "/var/tmp";
+static double measured;	/* an op's own figure in ns, when not the caller's clock */
 
 static void usage(FILE *f)
 {
@@ -74,7 +95,8 @@ static void usage(FILE *f)
 		"mmops: time one mm path N times\n"
 		"usage: mmops [--ops N] [--dir D] MODE\n"
 		"  MODE     fork fault file migrate page forkvmas split mremap\n"
-		"           filepage collapse pageout notifier dontneed\n"
+		"           filepage collapse pageout notifier dontneed ksmmerge\n"
+		"           ksmunmerge swapout\n"
 		"  --ops N  operations (default 100)\n"
 		"  --dir D  where pageout's file goes (default /var/tmp)\n"
 		"Prints the mean, median and minimum ns per operation.\n");
@@ -342,25 +364,252 @@ static void op_dontneed(void)
 	advise(mem, 256 * page, MADV_DONTNEED, "MADV_DONTNEED");
 }
 
+/* ksmd: found once; its settings saved, and put back at exit */
+static char ksmd[256];
+static long ksm_saved_run, ksm_saved_scan, ksm_saved_sleep;
+static long ksm_sleep = 100000;	/* ms: ksmd runs only when woken */
+
+static void ksm_restore(void)
+{
+	ksm_write("run", 2);	/* unmerge anything this run left merged */
+	ksm_write("pages_to_scan", ksm_saved_scan);
+	ksm_write("sleep_millisecs", ksm_saved_sleep);
+	ksm_write("run", ksm_saved_run == 2 ? 0 : ksm_saved_run);
+}
+
+/* ksmd's run time so far in ns: "se.sum_exec_runtime : MS.NNNNNN" */
+static double ksmd_runtime(void)
+{
+	char path[300], line[256];
+	long long ms, ns;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%s/sched", ksmd);
+	f = fopen(path, "r");
+	if (!f)
+		die("mmops: %s: %s (CONFIG_SCHED_DEBUG?)\n", path, strerror(errno));
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "se.sum_exec_runtime : %lld.%lld", &ms, &ns) == 2) {
+			fclose(f);
+			return ms * 1e6 + ns;
+		}
+	die("mmops: no se.sum_exec_runtime in %s\n", path);
+}
+
+/* ksmd's state letter (R, S, D, ...) from /proc/PID/stat */
+static char ksmd_state(void)
+{
+	char path[300], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", ksmd);
+	f = fopen(path, "r");
+	if (!f)
+		die("mmops: %s: %s\n", path, strerror(errno));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		die("mmops: cannot parse %s\n", path);
+	return p[2];
+}
+
+/*
+ * Until ksmd sleeps in its wait between scans and, if @scans >= 0,
+ * full_scans has passed @scans. It sleeps in other places (D: the LRU drain
+ * at a scan's start; the mutex), and its full_scans grows before it goes
+ * back to sleep: both together mean its scan is over.
+ */
+static void ksmd_wait(long scans)
+{
+	for (int i = 0; i < 20000; i++) {
+		if (ksmd_state() == 'S' && (scans < 0 || ksm_read("full_scans") > scans))
+			return;
+		sleep_ms(1);
+	}
+	die("mmops: ksmd did not finish a scan in 20000 waits (another process using KSM?)\n");
+}
+
+/*
+ * One full scan, alone: a new sleep_millisecs wakes ksmd from its wait
+ * (ksm_scan_thread), and pages_to_scan above every mergeable page makes
+ * ksm_do_scan() stop at the scan's end. Returns ksmd's run time for it.
+ */
+static double ksm_scan(void)
+{
+	long scans = ksm_read("full_scans");
+	double t0 = ksmd_runtime();
+
+	ksm_sleep ^= 1;
+	ksm_write("sleep_millisecs", ksm_sleep);
+	ksmd_wait(scans);
+	return ksmd_runtime() - t0;
+}
+
+static void setup_ksm(void)
+{
+	struct dirent *e;
+	DIR *d = opendir("/proc");
+
+	if (access(KSM "run", F_OK))
+		die("mmops: no %srun: this kernel has no KSM\n", KSM);
+	while (d && (e = readdir(d))) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (f && fgets(comm, sizeof(comm), f) && !strcmp(comm, "ksmd\n"))
+			snprintf(ksmd, sizeof(ksmd), "%s", e->d_name);
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	if (!ksmd[0])
+		die("mmops: no ksmd thread\n");
+	ksm_saved_run = ksm_read("run");
+	ksm_saved_scan = ksm_read("pages_to_scan");
+	ksm_saved_sleep = ksm_read("sleep_millisecs");
+	atexit(ksm_restore);
+	ksm_write("pages_to_scan", 4 * NPAGES);
+	ksm_write("sleep_millisecs", ksm_sleep);
+	ksm_write("run", 1);
+	ksmd_wait(-1);
+}
+
+/*
+ * untimed: a fresh region of identical pages, offered to ksmd, and its first
+ * scan, which only takes their checksums (a page merges once its checksum
+ * held over two scans). The scan comes by itself: ksmd dropped this mm when
+ * its last scan found no mergeable VMA left, and an mm's first
+ * MADV_MERGEABLE wakes ksmd when no other mm is listed.
+ */
+static void prep_ksmmerge(void)
+{
+	long scans = ksm_read("full_scans");
+
+	mem = map_anon(NPAGES * page);
+	memset(mem, 0x5a, NPAGES * page);
+	advise(mem, NPAGES * page, MADV_MERGEABLE, "MADV_MERGEABLE");
+	ksmd_wait(scans);
+}
+
+static void op_ksmmerge(void)
+{
+	int n;
+
+	measured = 0;
+	for (n = 0; n < 4 && ksm_read("pages_sharing") < NPAGES - 1; n++)
+		measured += ksm_scan();
+	if (ksm_read("pages_sharing") != NPAGES - 1 || ksm_read("pages_shared") != 1)
+		die("mmops: ksm: %ld pages sharing and %ld shared after %d scans, not %d and 1\n",
+		    ksm_read("pages_sharing"), ksm_read("pages_shared"), n, NPAGES - 1);
+}
+
+/* untimed: unmerged, the rmap items gone (ksmd's next scan), unmapped */
+static void post_ksmmerge(void)
+{
+	advise(mem, NPAGES * page, MADV_UNMERGEABLE, "MADV_UNMERGEABLE");
+	ksm_scan();
+	unmap(mem, NPAGES * page);
+	if (ksm_read("pages_sharing") || ksm_read("pages_shared"))
+		die("mmops: ksm: %ld pages sharing and %ld shared after the unmerge\n",
+		    ksm_read("pages_sharing"), ksm_read("pages_shared"));
+}
+
+static void prep_ksmunmerge(void)
+{
+	prep_ksmmerge();
+	op_ksmmerge();
+}
+
+static void op_ksmunmerge(void)
+{
+	double t0 = now_ms();
+
+	advise(mem, NPAGES * page, MADV_UNMERGEABLE, "MADV_UNMERGEABLE");
+	measured = (now_ms() - t0) * 1e6;
+	measured += ksm_scan();
+	if (ksm_read("pages_sharing") || ksm_read("pages_shared"))
+		die("mmops: ksm: %ld pages sharing and %ld shared after the unmerge\n",
+		    ksm_read("pages_sharing"), ksm_read("pages_shared"));
+}
+
+static void post_ksmunmerge(void)
+{
+	unmap(mem, NPAGES * page);
+}
+
+static void setup_swapout(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/swaps", "r");
+	int on = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		on |= line[0] == '/';
+	if (f)
+		fclose(f);
+	if (!on)
+		die("mmops: swapout needs swap on (/proc/swaps lists none)\n");
+	mem = map_anon(NPAGES * page);
+}
+
+/* untimed: written, so in memory again (a swap-in write fault each) */
+static void prep_swapout(void)
+{
+	for (long off = 0; off < NPAGES * page; off += page)
+		mem[off] = 1;
+}
+
+static void op_swapout(void)
+{
+	advise(mem, NPAGES * page, MADV_PAGEOUT, "MADV_PAGEOUT");
+}
+
+/* untimed: each page out of memory, or the path did not run */
+static void post_swapout(void)
+{
+	unsigned char vec[NPAGES];
+	int in = 0;
+
+	if (mincore(mem, NPAGES * page, vec))
+		die("mmops: mincore: %s\n", strerror(errno));
+	for (int i = 0; i < NPAGES; i++)
+		in += vec[i] & 1;
+	if (in)
+		die("mmops: swapout: %d of %d pages still in memory after MADV_PAGEOUT\n",
+		    in, NPAGES);
+}
+
 static const struct mode {
 	const char *name;
 	void (*setup)(void);	/* once */
 	void (*prep)(void);	/* before each operation, not timed */
 	void (*op)(void);
+	void (*post)(void);	/* after each operation, not timed */
 } modes[] = {
-	{ "fork", setup_mem, NULL, op_fork },
-	{ "fault", NULL, NULL, op_fault },
-	{ "file", setup_file, NULL, op_file },
-	{ "migrate", setup_mem, NULL, op_migrate },
-	{ "page", NULL, NULL, op_page },
-	{ "forkvmas", setup_forkvmas, NULL, op_forkvmas },
-	{ "split", setup_split, NULL, op_split },
-	{ "mremap", setup_mremap, NULL, op_mremap },
-	{ "filepage", setup_filepage, NULL, op_filepage },
-	{ "collapse", NULL, NULL, op_collapse },
-	{ "pageout", setup_pageout, prep_pageout, op_pageout },
-	{ "notifier", NULL, NULL, op_notifier },
-	{ "dontneed", setup_dontneed, NULL, op_dontneed },
+	{ "fork", setup_mem, NULL, op_fork, NULL },
+	{ "fault", NULL, NULL, op_fault, NULL },
+	{ "file", setup_file, NULL, op_file, NULL },
+	{ "migrate", setup_mem, NULL, op_migrate, NULL },
+	{ "page", NULL, NULL, op_page, NULL },
+	{ "forkvmas", setup_forkvmas, NULL, op_forkvmas, NULL },
+	{ "split", setup_split, NULL, op_split, NULL },
+	{ "mremap", setup_mremap, NULL, op_mremap, NULL },
+	{ "filepage", setup_filepage, NULL, op_filepage, NULL },
+	{ "collapse", NULL, NULL, op_collapse, NULL },
+	{ "pageout", setup_pageout, prep_pageout, op_pageout, NULL },
+	{ "notifier", NULL, NULL, op_notifier, NULL },
+	{ "dontneed", setup_dontneed, NULL, op_dontneed, NULL },
+	{ "ksmmerge", setup_ksm, prep_ksmmerge, op_ksmmerge, post_ksmmerge },
+	{ "ksmunmerge", setup_ksm, prep_ksmunmerge, op_ksmunmerge, post_ksmunmerge },
+	{ "swapout", setup_swapout, prep_swapout, op_swapout, post_swapout },
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -422,10 +671,13 @@ int main(int argc, char **argv)
 
 		if (m->prep)
 			m->prep();
+		measured = -1;
 		o = now_ms();
 		m->op();
-		each[i] = (now_ms() - o) * 1e6;
+		each[i] = measured >= 0 ? measured : (now_ms() - o) * 1e6;
 		sum += each[i];
+		if (m->post)
+			m->post();
 	}
 	qsort(each, ops, sizeof(*each), cmp_double);
 	printf("mmops: %s %ld ops, %.1f ns per op, median %.1f, min %.1f\n",

@@ -6,8 +6,10 @@
 #   configuration, bpftrace included) and bench/root-contention-guest.sh (1
 #   round of 50 split+merge pairs) exit 0 (each checks its tracers counted
 #   what was fired) and print every row of their tables with numbers;
-#   bench/off-cost-guest.sh (1 round of 2 operations a path) times all 13
-#   paths of its matrix (this guest has two NUMA nodes and test_hmm);
+#   bench/off-cost-guest.sh (1 round of 2 operations a path) times all 16
+#   paths of its matrix (this guest has two NUMA nodes and test_hmm; the
+#   KSM paths where the kernel has KSM, swapout where it has zram; each
+#   path fails if it did not do its work: pages merged, swapped out);
 #   bench/workload-cost-guest.sh (1 round, 1 run of forktree) times it
 #   under every tracer (none, the module timed and counting, trace-cmd,
 #   hist triggers, perf lock, each bpftrace tool), and the module, trace-cmd
@@ -48,8 +50,11 @@ rows "$RES/bench-root-contention.txt" 3 || fail "root-contention: table incomple
 ROUNDS=1 SMOKE=1 sh /mnt/repo/bench/off-cost-guest.sh \
 	>"$RES/bench-off-cost.txt" 2>&1 || { cat "$RES/bench-off-cost.txt"; fail "bench/off-cost-guest.sh failed"; }
 cat "$RES/bench-off-cost.txt"
-for p in fork fault file migrate page forkvmas split mremap filepage collapse pageout notifier \
-	dontneed; do
+# every path this kernel can run: KSM's with CONFIG_KSM, swapout with zram
+want="fork fault file migrate page forkvmas split mremap filepage collapse pageout notifier dontneed"
+[ ! -e /sys/kernel/mm/ksm/run ] || want="$want ksmmerge ksmunmerge"
+[ ! -e /sys/block/zram0 ] || want="$want swapout"
+for p in $want; do
 	awk -v p="$p" '$2 == p && $3 ~ /^[0-9.]+$/ && $3 > 0 && $4 ~ /^[0-9.]+$/ && $4 > 0 { f = 1 }
 		END { exit !f }' "$RES/bench-off-cost.txt" ||
 		fail "off-cost: no median and mean time for the $p path"
