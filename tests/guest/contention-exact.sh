@@ -68,7 +68,7 @@ unset STATS
 EPS=$CLOCK_GAP_NS
 lock_times() {
 	_t=$1 _k=$2 _m=$3
-	events_awk -v kind="$_k" "$(cat "$LIB/lock-times.awk")" "$_t/window.txt" >"$_t/intervals"
+	events_awk -v kind="$_k" "$(cat "$LIB/hold-pairs.awk" "$LIB/lock-times.awk")" "$_t/window.txt" >"$_t/intervals"
 	STATS=$_t/stats
 	awk -v m="$_m" '$1 == "wait" && $2 == m' "$_t/intervals" >"$_t/waits"
 	expect "trace: $_k $_m: waits paired" "$(wc -l <"$_t/waits")" $N
@@ -114,7 +114,7 @@ lock_times() {
 # in it, the counts summing to N). The window's 2 s hold lies 147 ms below
 # the edge of [1G, 2G), so the write histogram places it exactly.
 hold_figures() {
-	events_awk "$(cat "$LIB/holds.awk")" "$1/events.txt" |
+	events_awk "$(cat "$LIB/hold-pairs.awk" "$LIB/holds.awk")" "$1/events.txt" |
 		awk -v k="$2" '$2 == k { print $3, $4 }' >"$1/holds"
 	for _hm in read write; do
 		awk -v m=$_hm '$1 == m { print $2 }' "$1/holds" >"$1/holds-$_hm"
@@ -206,7 +206,7 @@ record_window "$t" anon_vma-lost anon_vma i_mmap -- sh -c \
 	"contend --lock anon_vma --mode write --waiters $N --hold-ms 2000 &&
 	 contend --lock anon_vma --mode write --waiters $N --hold-ms 1000"
 in_window "$t/events.txt" "$t/window.txt"
-events_awk -v kind=anon_vma "$(cat "$LIB/lock-times.awk")" "$t/window.txt" >"$t/intervals"
+events_awk -v kind=anon_vma "$(cat "$LIB/hold-pairs.awk" "$LIB/lock-times.awk")" "$t/window.txt" >"$t/intervals"
 expect "trace: waits paired in the two-root window" "$(awk '$1 == "wait"' "$t/intervals" | wc -l)" $((2 * N))
 lost=$(awk '/^# in no row/ { for (i = 1; i <= NF; i++) if ($i == "wait_ns") print $(i + 1) }' "$t/top")
 row=$(awk 'NR > 1 && !/^#/ { print $3 }' "$t/top")

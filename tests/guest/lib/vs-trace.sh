@@ -51,7 +51,7 @@ vs_trace_figures() {
 		expect "mmu_gather_${_h}_pages (slot low edge, count) vs the trace" \
 			"$(tr '\n' ' ' <"$_vd/module-$_h-pages")" "$(tr '\n' ' ' <"$_vd/trace-$_h-pages")"
 	done
-	events_awk "$(cat "$LIB/holds.awk")" "$_vd/events.txt" >"$_vd/holds"
+	events_awk "$(cat "$LIB/hold-pairs.awk" "$LIB/holds.awk")" "$_vd/events.txt" >"$_vd/holds"
 	_all=0
 	for _k in anon_vma i_mmap; do
 		for _m in read write; do
@@ -115,7 +115,7 @@ vs_trace_counts() {
 vs_trace_top() {
 	_vd=$1
 	awk 'NR > 1 && !/^#/ { print $4, $5, $6, $2 }' "$_vd/top" | sort >"$_vd/top-rows-ns"
-	events_awk "$(cat "$LIB/top-roots.awk")" "$_vd/events.txt" | sort >"$_vd/trace-roots-ns"
+	events_awk "$(cat "$LIB/hold-pairs.awk" "$LIB/top-roots.awk")" "$_vd/events.txt" | sort >"$_vd/trace-roots-ns"
 	cut -d' ' -f1-3 "$_vd/top-rows-ns" >"$_vd/top-rows"
 	cut -d' ' -f1-3 "$_vd/trace-roots-ns" >"$_vd/trace-roots"
 	[ -s "$_vd/trace-roots" ] || fail "no anon_vma hold in the window: top compares nothing"
@@ -156,7 +156,7 @@ vs_trace_top() {
 # HOLD_GAP_NS
 vs_trace_lost() {
 	_vd=$1
-	events_awk "$(cat "$LIB/top-roots.awk")" "$_vd/events.txt" >"$_vd/trace-roots-ns"
+	events_awk "$(cat "$LIB/hold-pairs.awk" "$LIB/top-roots.awk")" "$_vd/events.txt" >"$_vd/trace-roots-ns"
 	# shellcheck disable=SC2046 # its figures as fields
 	set -- $(awk '/^# in no row/ { for (i = 1; i <= NF; i++) { if ($i == "holds") h = $(i + 1); if ($i == "hold_ns") n = $(i + 1) } }
 		NR > 1 && !/^#/ { rh += $4; rn += $2; rows++ }
