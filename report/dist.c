@@ -68,6 +68,12 @@ static void human(uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64, v);
 }
 
+/* the smallest value in bucket i: [0] holds 0, [i] holds [2^(i-1), 2^i) */
+static uint64_t bucket_lo(int i)
+{
+	return i ? 1ull << (i - 1) : 0;
+}
+
 void dist_hist(FILE *f, const struct dist *d, const char *name, int top)
 {
 	static const char bar[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
@@ -105,16 +111,29 @@ void dist_hist(FILE *f, const struct dist *d, const char *name, int top)
 		char label[64], a[24], b[24];
 		int w = (int)(d->hist[i] * 52 / peak);
 
-		if (!show[i])
+		if (!show[i]) {
+			/* a row for each run of hidden buckets: no gap goes unseen */
+			uint64_t sum = 0;
+			int j = i;
+
+			while (j <= hi && !show[j])
+				sum += d->hist[j++];
+			human(bucket_lo(i), a, sizeof(a));
+			human(j < DIST_BUCKETS ? bucket_lo(j) : 0, b, sizeof(b));
+			fprintf(f, "%-16s%8" PRIu64 "   %d bucket%s not shown: [%s, %s)\n", "...",
+				sum, j - i, j - i > 1 ? "s" : "", a, j < DIST_BUCKETS ? b : "inf");
+			i = j - 1;
 			continue;
+		}
 		if (i == 0) {
 			snprintf(label, sizeof(label), "[0]");
 		} else if (i == 1) {
 			snprintf(label, sizeof(label), "[1]");
 		} else {
-			human(1ull << (i - 1), a, sizeof(a));
-			human(i < 64 ? 1ull << i : 0, b, sizeof(b));
-			snprintf(label, sizeof(label), "[%s, %s)", a, i < 64 ? b : "inf");
+			human(bucket_lo(i), a, sizeof(a));
+			human(i + 1 < DIST_BUCKETS ? bucket_lo(i + 1) : 0, b, sizeof(b));
+			snprintf(label, sizeof(label), "[%s, %s)", a,
+				 i + 1 < DIST_BUCKETS ? b : "inf");
 		}
 		fprintf(f, "%-16s%8" PRIu64 " |%-52.*s|\n", label, d->hist[i], w, bar);
 	}

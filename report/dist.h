@@ -23,7 +23,10 @@ struct dist {
 void dist_add(struct dist *d, uint64_t v);
 uint64_t dist_pct(struct dist *d, double p);	/* nearest-rank */
 void dist_free(struct dist *d);
-/* bpftrace-style "@name:" histogram; top > 0 prints only the top buckets */
+/*
+ * bpftrace-style "@name:" histogram; top > 0 prints only the top fullest
+ * buckets, each run of the others as one "..." row with their count
+ */
 void dist_hist(FILE *f, const struct dist *d, const char *name, int top);
 /* "n=… p50=… p90=… p99=… max=…" with unit "ns" turned into µs/ms */
 void dist_line(FILE *f, struct dist *d, const char *unit);
