@@ -142,22 +142,51 @@ void dist_hist(FILE *f, const struct dist *d, const char *name, int top)
 	fputc('\n', f);
 }
 
+/* a / b rounded half up, without the overflow of (a + b / 2) / b */
+static uint64_t round_div(uint64_t a, uint64_t b)
+{
+	return a / b + (b > 1 && a % b >= b / 2);
+}
+
+/*
+ * The one way mmreport prints a duration: four significant digits and the
+ * unit glued on, so that a table cell or a key=value figure stays one word
+ * for awk: 842ns 14.09us 8.448ms 2.698s. The unit is the largest of ns, us,
+ * ms and s that leaves a figure of at least 1; below 1 us the whole
+ * nanoseconds; from 1000 s the whole seconds. Rounding that reaches 1000
+ * of a unit moves to the next unit (999.96 us prints 1.000ms). Integer
+ * arithmetic only, so a figure is the same on every host.
+ */
 const char *fmt_ns(uint64_t ns, char *buf, size_t len)
 {
-	if (ns >= 1000000000ull)
-		snprintf(buf, len, "%.3f s", ns / 1e9);
-	else if (ns >= 1000000)
-		snprintf(buf, len, "%.3f ms", ns / 1e6);
-	else if (ns >= 1000)
-		snprintf(buf, len, "%.1f us", ns / 1e3);
-	else
-		snprintf(buf, len, "%" PRIu64 " ns", ns);
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	static const uint64_t p10[] = { 1, 10, 100, 1000 };
+	uint64_t base = 1;	/* ns in one unit */
+
+	if (ns < 1000) {
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+		return buf;
+	}
+	for (int u = 1; u <= 3; u++) {
+		base *= 1000;
+		/* with d decimals, m is the figure times 10^d, rounded */
+		for (int d = 3; d >= 1; d--) {
+			uint64_t step = base / p10[d], m = round_div(ns, step);
+
+			if (m < 10000) {
+				snprintf(buf, len, "%" PRIu64 ".%0*" PRIu64 "%s", m / p10[d], d,
+					 m % p10[d], unit[u]);
+				return buf;
+			}
+		}
+	}
+	snprintf(buf, len, "%" PRIu64 "s", round_div(ns, 1000000000));
 	return buf;
 }
 
 void dist_line(FILE *f, struct dist *d, const char *unit)
 {
-	char a[24], b[24], c[24], m[24];
+	char a[FMT_NS_LEN], b[FMT_NS_LEN], c[FMT_NS_LEN], m[FMT_NS_LEN];
 
 	if (!d->n) {
 		fprintf(f, "n=0");

@@ -28,8 +28,14 @@ void dist_free(struct dist *d);
  * buckets, each run of the others as one "..." row with their count
  */
 void dist_hist(FILE *f, const struct dist *d, const char *name, int top);
-/* "n=… p50=… p90=… p99=… max=…" with unit "ns" turned into µs/ms */
+/* "n=… p50=… p90=… p99=… max=…"; unit "ns": each figure through fmt_ns() */
 void dist_line(FILE *f, struct dist *d, const char *unit);
+/*
+ * Every duration mmreport prints goes through this: four significant
+ * digits, the unit glued on (842ns 14.09us 8.448ms 2.698s). FMT_NS_LEN
+ * holds any.
+ */
+#define FMT_NS_LEN 24
 const char *fmt_ns(uint64_t ns, char *buf, size_t len);
 
 #endif

@@ -151,7 +151,7 @@ static int by_len(const void *a, const void *b)
 void gather_report(FILE *f, const struct report_opts *o)
 {
 	u64 so = 0, rn = 0, done = 0;
-	char a[24];
+	char a[FMT_NS_LEN];
 
 	for (size_t i = 0; i < ng; i++) {
 		so += g[i].switchouts;
@@ -189,7 +189,7 @@ void gather_report(FILE *f, const struct report_opts *o)
 	/* microseconds rounded as trace-cmd and kernelshark print them */
 	fprintf(f, "longest stretches (top %d), to find in kernelshark:\n", o->top);
 	for (size_t i = 0; i < nst && i < (size_t)o->top; i++)
-		fprintf(f, "  %12s from %" PRIu64 ".%06" PRIu64 " s  %s-%d mm=0x%" PRIx64
+		fprintf(f, "  %8s from %" PRIu64 ".%06" PRIu64 " s  %s-%d mm=0x%" PRIx64
 			", ended by %s\n", fmt_ns(st[i].len, a, sizeof(a)),
 			(st[i].at + 500) / 1000 / 1000000, (st[i].at + 500) / 1000 % 1000000,
 			st[i].comm, st[i].pid, st[i].mm, st[i].ends);

@@ -19,9 +19,9 @@
  * two tasks, and nothing else.
  *
  * The tables print one row per lock kind and mode, perf lock's way: a
- * header naming each column with its unit, every value a number without a
- * space in it (times in microseconds to the nanosecond, so exact), so that
- * awk can pick any of them by column.
+ * header naming each column, every cell one word right-aligned under it (a
+ * duration is fmt_ns()'s figure and unit, "-" when nothing was timed), so
+ * that awk can pick any of them by column.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -350,7 +350,6 @@ struct dist *locks_hold(int kind, int write)
  * format of its cells separated by single spaces: no cell has a space.
  */
 #define TABLE_COLS 12
-#define US_LEN 24
 
 struct table {
 	const char *head;	/* the column names, separated by single spaces */
@@ -425,11 +424,10 @@ static void table_print(FILE *f, struct table *t)
 	t->nrows = t->cap = 0;
 }
 
-/* Nanoseconds as microseconds with all three decimals: exact, and one word. */
-static const char *us(u64 ns, char *buf)
+/* A duration cell: fmt_ns()'s one word, or "-" when there is nothing (n 0) to time. */
+static const char *dur(u64 ns, u64 n, char *buf)
 {
-	snprintf(buf, US_LEN, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
-	return buf;
+	return n ? fmt_ns(ns, buf, FMT_NS_LEN) : "-";
 }
 
 static bool has_row(int k, int w)
@@ -446,19 +444,20 @@ static void lock_tables(FILE *f)
 			"taken_before_trace nested",
 		.left = 3,
 	}, wait = {
-		.head = "lock mode started waits waits_before_trace wait_p50_us wait_p90_us "
-			"wait_p99_us max_wait_us total_wait_us",
+		.head = "lock mode started waits waits_before_trace wait_p50 wait_p90 "
+			"wait_p99 max_wait total_wait",
 		.left = 3,
 	}, hold = {
-		.head = "lock mode holds hold_p50_us hold_p90_us hold_p99_us max_hold_us "
-			"total_hold_us",
+		.head = "lock mode holds hold_p50 hold_p90 hold_p99 max_hold total_hold",
 		.left = 3,
 	};
 
 	for (int k = 0; k < 2; k++)
 		for (int w = 0; w < 2; w++) {
 			struct modestat *m = &ks[k].m[w];
-			char a[US_LEN], b[US_LEN], c[US_LEN], d[US_LEN], e[US_LEN];
+			char a[FMT_NS_LEN], b[FMT_NS_LEN], c[FMT_NS_LEN], d[FMT_NS_LEN],
+			     e[FMT_NS_LEN];
+			u64 nw = m->wait.n, nh = m->hold.n;
 
 			if (!has_row(k, w))
 				continue;
@@ -468,13 +467,13 @@ static void lock_tables(FILE *f)
 				  m->before_trace, m->nested);
 			table_row(&wait, "%s %s %" PRIu64 " %zu %" PRIu64 " %s %s %s %s %s",
 				  kind_names[k], mode_names[w], m->started, m->wait.n,
-				  m->wait_before_trace, us(dist_pct(&m->wait, 50), a),
-				  us(dist_pct(&m->wait, 90), b), us(dist_pct(&m->wait, 99), c),
-				  us(m->wait.max, d), us(m->wait.sum, e));
+				  m->wait_before_trace, dur(dist_pct(&m->wait, 50), nw, a),
+				  dur(dist_pct(&m->wait, 90), nw, b), dur(dist_pct(&m->wait, 99), nw, c),
+				  dur(m->wait.max, nw, d), dur(m->wait.sum, nw, e));
 			table_row(&hold, "%s %s %zu %s %s %s %s %s", kind_names[k], mode_names[w],
-				  m->hold.n, us(dist_pct(&m->hold, 50), a),
-				  us(dist_pct(&m->hold, 90), b), us(dist_pct(&m->hold, 99), c),
-				  us(m->hold.max, d), us(m->hold.sum, e));
+				  m->hold.n, dur(dist_pct(&m->hold, 50), nh, a),
+				  dur(dist_pct(&m->hold, 90), nh, b), dur(dist_pct(&m->hold, 99), nh, c),
+				  dur(m->hold.max, nh, d), dur(m->hold.sum, nh, e));
 		}
 	table_print(f, &count);
 	fputc('\n', f);
@@ -494,12 +493,11 @@ static int by_hold(const void *a, const void *b)
 void locks_report(FILE *f, const struct report_opts *o)
 {
 	struct table top = {
-		.head = "root total_hold_us holds max_hold_us total_wait_us waits anon_vmas "
-			"first_locker",
+		.head = "root total_hold holds max_hold total_wait waits anon_vmas first_locker",
 		.left = 1 | 1u << 7,
 	};
 	size_t held_at_end = 0, waiting_at_end = 0;
-	char a[24], b[24];
+	char a[FMT_NS_LEN], b[FMT_NS_LEN];
 
 	for (size_t i = 0; i < nlocks; i++)
 		held_at_end += locks[i].nh;
@@ -540,11 +538,12 @@ void locks_report(FILE *f, const struct report_opts *o)
 	fprintf(f, "== anon_vma roots by total hold time (top %d of %zu)\n", o->top, nroots);
 	for (size_t i = 0; i < nroots && i < (size_t)o->top; i++) {
 		const struct lock *l = &locks[roots[i]];
-		char h[US_LEN], m[US_LEN], w[US_LEN];
+		char h[FMT_NS_LEN], m[FMT_NS_LEN], w[FMT_NS_LEN];
 
 		table_row(&top, "0x%" PRIx64 " %s %" PRIu64 " %s %s %" PRIu64 " %" PRIu64 " %s",
-			  l->addr, us(l->hold_ns, h), l->holds, us(l->hold_max, m),
-			  us(l->wait_ns, w), l->waits, l->members, l->comm);
+			  l->addr, dur(l->hold_ns, l->holds, h), l->holds,
+			  dur(l->hold_max, l->holds, m), dur(l->wait_ns, l->waits, w), l->waits,
+			  l->members, l->comm);
 	}
 	table_print(f, &top);
 	fputc('\n', f);

@@ -191,9 +191,12 @@ int main(int argc, char **argv)
 		return 0;
 	life_finish();
 	if (!check_only) {
-		printf("mmreport: %s: %" PRIu64 " events on %d CPUs over %.6f s, %" PRIu64
+		char span[FMT_NS_LEN];
+
+		printf("mmreport: %s: %" PRIu64 " events on %d CPUs over %s, %" PRIu64
 		       " lost\n", argv[optind], res.events, res.cpus,
-		       res.events ? (res.last_ts - res.first_ts) / 1e9 : 0.0, res.lost);
+		       fmt_ns(res.events ? res.last_ts - res.first_ts : 0, span, sizeof(span)),
+		       res.lost);
 		print_missing(&run);
 		locks_report(stdout, &o);
 		life_report(stdout, &o);
