@@ -83,6 +83,22 @@ g=$out/guest-meta.env q=$out/qemu.env
 	echo "}"
 } >"$out/meta.json"
 
+# The QEMU mode (qemu.env's accel= and icount=, as guest/run.sh chose them)
+# in words, and what it makes of the times the report prints
+qemu_words() { # ACCEL ICOUNT
+	case $1,$2 in
+	tcg*,1) echo "QEMU TCG with icount: software emulation, deterministic guest time" \
+		"(1 ns per instruction); times count instructions, not real-hardware latencies" ;;
+	tcg,thread=multi*) echo "QEMU TCG: software emulation, one host thread per vCPU;" \
+		"times are not real-hardware latencies" ;;
+	tcg*) echo "QEMU TCG: software emulation, one host thread running every vCPU in turn;" \
+		"times are not real-hardware latencies" ;;
+	kvm*) echo "QEMU KVM: hardware virtualisation on the host's CPUs; times are real" \
+		"CPU time, with a virtual machine's overheads (exits, host preemption)" ;;
+	*) echo "QEMU mode '$1' (icount $2)" ;;
+	esac
+}
+
 verdict=0
 "$report" --plots "$out" --stats "$out/module/stats" "$out/trace.dat" >"$out/report.txt" 2>"$out/report.err" ||
 	verdict=$?
@@ -91,7 +107,8 @@ sh "$TOP/report/timeline.sh" "$out/trace.dat" "$out" >"$out/timeline.txt" 2>&1 |
 	die "report/timeline.sh failed: $(tail -n 3 "$out/timeline.txt")"
 {
 	echo "mmpreempt record: $WORKLOAD${ARGS:+ $ARGS} on $(val kernel_release "$g")," \
-		"preempt=$(val preempt "$g"), $(val accel "$q"), $(val cpus "$g") CPUs"
+		"preempt=$(val preempt "$g"), $(val cpus "$g") CPUs"
+	qemu_words "$(val accel "$q")" "$(val icount "$q")"
 	# the workload's own result lines (every workload prints "NAME: ...")
 	grep -E '^ *[a-z]+: ' "$out/workload.log" 2>/dev/null | sed 's/^ *//' | head -n 40 || true
 	echo "workload exit status $(val workload_status "$g"); trace-cmd lost events: $(val lost_events "$g")"

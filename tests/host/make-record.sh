@@ -5,8 +5,9 @@
 #   six bpftrace tools; the host writes meta.json, report.txt,
 #   summary.txt and the plots. Checks each file for what it promises:
 #   zero violations, 38 counters agreeing with the module, no lost events,
-#   lock tables of counts and durations (each a number with its unit,
-#   report-units checks the rule), a histogram in every bpftrace output,
+#   the QEMU mode in words, lock tables of counts and durations (each a
+#   number with its unit, report-units checks the rule), a histogram in
+#   every bpftrace output,
 #   real PNG and SVG plots, and a timeline (report/timeline.sh) that draws
 #   exactly the holds and contended waits the module timed, and mmreport's
 #   longest hold and its gather stretches (their number and the longest)
@@ -32,6 +33,11 @@ expect "meta.json lost events" "$(sed -n 's/^  "trace_cmd_lost_events": \(.*\),$
 expect "meta.json kernel" "$(sed -n 's/^  "kernel_release": "\(.*\)",$/\1/p' "$out/meta.json")" \
 	"$(cat "$TOP/build/kernel.release")"
 grep -q '^verdict: 0 violations$' "$out/summary.txt" || fail "summary.txt has no clean verdict"
+# the QEMU mode in words on the second line, the mode meta.json names
+mode=$(sed -n 's/^  "qemu_mode": "\([a-z]*\).*",$/\1/p' "$out/meta.json" | tr "[:lower:]" "[:upper:]")
+sed -n 2p "$out/summary.txt" | grep -q "^QEMU ${mode}[: ].*; times " ||
+	fail "summary.txt's second line does not say QEMU $mode in words: $(sed -n 2p "$out/summary.txt")"
+echo "ok: $(sed -n 2p "$out/summary.txt")"
 # the workloads' own result lines, mix's and each child's
 grep -q '^mix: round 1 forktree  *ok ' "$out/summary.txt" || fail "summary.txt lacks mix's result line for forktree"
 grep -q '^forktree: [0-9]* processes' "$out/summary.txt" || fail "summary.txt lacks forktree's own result line"
