@@ -77,6 +77,14 @@ void *xrealloc(void *p, size_t size)
 	return n;
 }
 
+const char *fmt_ts(u64 ns, char *buf, size_t len)
+{
+	u64 us = (ns + 500) / 1000;
+
+	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
+	return buf;
+}
+
 const char *ev_system(enum ev_type t)
 {
 	if (t >= EV_AV_LOCK_START && t <= EV_AV_REUSE)

@@ -40,6 +40,12 @@ void report_err(int errnum, const char *what, const char *why, ...)
 	__attribute__((format(printf, 3, 4)));
 /* realloc() that exits with ST_TROUBLE, saying so, when memory runs out */
 void *xrealloc(void *p, size_t size);
+/*
+ * A trace timestamp in seconds as trace-cmd and kernelshark print it,
+ * rounded to the microsecond ("38.640433"); FMT_TS_LEN holds any.
+ */
+#define FMT_TS_LEN 24
+const char *fmt_ts(u64 ns, char *buf, size_t len);
 
 enum ev_type {
 	EV_OTHER,

@@ -46,6 +46,7 @@ static void end_stretch(struct gth *x, u64 ts, const char *why)
 	if (!x->running)
 		return;
 	dist_add(&stretch, ts - x->last);
+	timeline_add(TL_STRETCH, x->pid, 0, x->last, ts);
 	grow(&st, &capst, nst, sizeof(*st));
 	s = &st[nst++];
 	*s = (struct stretch){ ts - x->last, x->last, x->mm, x->pid, why, "" };
@@ -105,6 +106,7 @@ void gather_event(const struct mm_event *e)
 		dist_add(&since_point, fu(e, F_PAGES));
 		if (x) {
 			x->points++;
+			timeline_add(TL_POINT, e->pid, 0, e->ts, e->ts);
 			end_stretch(x, e->ts, "point");
 		}
 		break;
@@ -152,6 +154,7 @@ void gather_report(FILE *f, const struct report_opts *o)
 {
 	u64 so = 0, rn = 0, done = 0;
 	char a[FMT_NS_LEN];
+	char at[FMT_TS_LEN];
 
 	for (size_t i = 0; i < ng; i++) {
 		so += g[i].switchouts;
@@ -186,12 +189,10 @@ void gather_report(FILE *f, const struct report_opts *o)
 	fprintf(f, "\n");
 	if (nst)	/* st is NULL until the first stretch */
 		qsort(st, nst, sizeof(*st), by_len);
-	/* microseconds rounded as trace-cmd and kernelshark print them */
 	fprintf(f, "longest stretches (top %d), to find in kernelshark:\n", o->top);
 	for (size_t i = 0; i < nst && i < (size_t)o->top; i++)
-		fprintf(f, "  %8s from %" PRIu64 ".%06" PRIu64 " s  %s-%d mm=0x%" PRIx64
-			", ended by %s\n", fmt_ns(st[i].len, a, sizeof(a)),
-			(st[i].at + 500) / 1000 / 1000000, (st[i].at + 500) / 1000 % 1000000,
+		fprintf(f, "  %8s from %s s  %s-%d mm=0x%" PRIx64 ", ended by %s\n",
+			fmt_ns(st[i].len, a, sizeof(a)), fmt_ts(st[i].at, at, sizeof(at)),
 			st[i].comm, st[i].pid, st[i].mm, st[i].ends);
 	fputc('\n', f);
 	dist_hist(f, &stretch, "gather_stretch_ns", o->brief);

@@ -172,6 +172,8 @@ static void on_switch(const struct mm_event *e)
 	struct task *prev = task_of(e->f[F_PREV_PID], false);
 	struct task *next = task_of(e->f[F_NEXT_PID], false);
 
+	if (prev && (prev->held[0] || prev->held[1]))
+		timeline_add(TL_SWITCH, (int)e->f[F_PREV_PID], 0, e->ts, e->ts);
 	for (int k = 0; k < 2; k++) {
 		if (prev && prev->held[k]) {
 			ks[k].switched++;
@@ -235,6 +237,7 @@ static void acquired_wait(const struct mm_event *e, struct task *t, struct lock 
 			  mode_names[w], l->addr);
 	} else {
 		dist_add(&m->wait, e->ts - t->wait_ts);
+		timeline_add(TL_WAIT, e->pid, kind * 2 + w, t->wait_ts, e->ts);
 		if (!kind) {
 			root_row(l, e);
 			l->waits++;
@@ -276,6 +279,7 @@ static void released(const struct mm_event *e, struct task *t, struct lock *l, i
 	if (h && h->nest) {
 		m->nested++;
 		h->nest--;
+		timeline_add(TL_NESTED, e->pid, kind * 2 + w, e->ts, e->ts);
 		t->held[kind]--;
 		return;
 	}
@@ -290,6 +294,7 @@ static void released(const struct mm_event *e, struct task *t, struct lock *l, i
 		return;
 	}
 	held = e->ts - h->ts;
+	timeline_add(TL_HOLD, e->pid, kind * 2 + w, h->ts, e->ts);
 	dist_add(&m->hold, held);
 	if (!kind) {
 		root_row(l, e);

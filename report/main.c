@@ -47,6 +47,7 @@ static void usage(FILE *f)
 		"                [--require T] TRACE\n"
 		"       mmreport --check [--require T] TRACE\n"
 		"       mmreport --dump TRACE > events.txt\n"
+		"       mmreport --timeline DIR [--top N] TRACE\n"
 		"  TRACE         a trace.dat, or a text event stream as --dump writes it\n"
 		"                (\"ts cpu pid comm event key=value...\", '#' comments)\n"
 		"  --top N       length of the top-N lists (default 5)\n"
@@ -60,11 +61,17 @@ static void usage(FILE *f)
 		"                one event: an invariant that checked nothing reads n/a\n"
 		"  --check       print only the invariant verdict\n"
 		"  --dump        print the events as a text stream (edit it to craft a trace)\n"
+		"  --timeline DIR\n"
+		"                only the timeline's data into DIR, for report/timeline.sh:\n"
+		"                the holds, waits, switch-outs holding a lock, gather\n"
+		"                stretches and preemption points of the N tasks (--top,\n"
+		"                default 12) with the longest hold or stretch, every hold\n"
+		"                as a heat map, and summary.txt, also printed\n"
 		"Exit status: 0 all good; else the sum of one bit per kind of failure, each\n"
 		"but 2 told by its verdict lines on stdout (starting as in parentheses):\n"
 		"   1  an invariant violated (VIOLATION)\n"
-		"   2  bad usage, an unreadable trace or stats file, plots not written: told\n"
-		"      on stderr as \"mmreport: WHAT: WHY\"\n"
+		"   2  bad usage, an unreadable trace or stats file, plots or timeline not\n"
+		"      written: told on stderr as \"mmreport: WHAT: WHY\"\n"
 		"   4  the stats disagree with the trace (MISMATCH) or compare nothing (0 of 0)\n"
 		"   8  the ring buffer lost events (LOST)\n"
 		"  16  a --require'd invariant checked nothing (NOT EXERCISED)\n"
@@ -74,7 +81,8 @@ static void usage(FILE *f)
 		"           results/demo/trace.dat\n"
 		"  mmreport --check --require refcount,free,root,lock trace.dat\n"
 		"  mmreport --dump trace.dat | sed 's/refcount=1$/refcount=-1/' > bad.txt;"
-		" mmreport --check bad.txt\n");
+		" mmreport --check bad.txt\n"
+		"  mmreport --timeline results/demo/timeline results/demo/trace.dat\n");
 }
 
 static void sink(const struct mm_event *e, void *data)
@@ -86,6 +94,7 @@ static void sink(const struct mm_event *e, void *data)
 		return;
 	}
 	r->seen[e->type]++;
+	timeline_event(e);
 	locks_event(e);
 	life_event(e, r->res->recorded);
 	gather_event(e);
@@ -104,19 +113,20 @@ int main(int argc, char **argv)
 		{ "require", required_argument, NULL, 'r' },
 		{ "check", no_argument, NULL, 'c' },
 		{ "dump", no_argument, NULL, 'd' },
+		{ "timeline", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct report_opts o = { .top = 5 };
 	struct read_result res = { 0 };
 	struct run run = { .out = stdout, .res = &res };
-	const char *plots = NULL, *stats = NULL;
-	int c, at, check_only = 0, status = 0, require = 0;
+	const char *plots = NULL, *stats = NULL, *timeline = NULL;
+	int c, at, check_only = 0, status = 0, require = 0, rows = 0;
 	char *end;
 
 	opterr = 0;	/* getopt's own messages name argv[0], not "mmreport" */
 	/* at: where getopt was, to tell whether it is inside a cluster of short options */
-	while ((at = optind, c = getopt_long(argc, argv, ":t:bSp:s:r:cdh", opts, NULL)) != -1) {
+	while ((at = optind, c = getopt_long(argc, argv, ":t:bSp:s:r:cdT:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o.top = (int)strtol(optarg, &end, 10);
@@ -124,6 +134,7 @@ int main(int argc, char **argv)
 				report_err(0, "--top", "wants 1..1000, not '%s'", optarg);
 				return ST_TROUBLE;
 			}
+			rows = o.top;	/* the timeline's, when told */
 			break;
 		case 'b':
 			o.brief = 6;
@@ -152,6 +163,10 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			run.dump = true;
+			break;
+		case 'T':
+			timeline = optarg;
+			timeline_start();
 			break;
 		case 'h':
 			usage(stdout);
@@ -189,6 +204,13 @@ int main(int argc, char **argv)
 		return ST_TROUBLE;
 	if (run.dump)
 		return 0;
+	if (timeline) {
+		if (mkdir(timeline, 0755) && errno != EEXIST) {
+			report_err(errno, timeline, "cannot make the timeline folder");
+			return ST_TROUBLE;
+		}
+		return timeline_write(stdout, timeline, &res, rows) ? ST_TROUBLE : 0;
+	}
 	life_finish();
 	if (!check_only) {
 		char span[FMT_NS_LEN];

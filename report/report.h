@@ -59,7 +59,29 @@ void window_event(const struct mm_event *e);
  * agree, else ST_MISMATCH, or ST_TROUBLE when the file cannot be read.
  */
 int window_compare(FILE *f, const char *stats_path, uint32_t recorded);
+/* 0 before the first MMPREEMPT-WINDOW marker (or with none), 1 inside, 2 after */
+int window_state(void);
 
 int plots_write(const char *dir, u64 t0);
+
+/*
+ * The timeline's data (timeline.c): locks.c and gather.c hand over each
+ * mark as they pair it, so that it shows what the report counts. lock:
+ * kind * 2 + write, kind 0 anon_vma, 1 i_mmap.
+ */
+enum tl_mark {
+	TL_HOLD,	/* acquired to released */
+	TL_NESTED,	/* the release of a read lock taken again: ends no hold */
+	TL_WAIT,	/* lock_start to its contended acquisition */
+	TL_SWITCH,	/* switched out holding a lock, at `to` */
+	TL_STRETCH,	/* a gather's run with no preemption point */
+	TL_POINT,	/* a preemption point taken inside a gather, at `to` */
+	TL_NR
+};
+void timeline_start(void);	/* --timeline: keep the marks */
+void timeline_event(const struct mm_event *e);
+void timeline_add(enum tl_mark what, int pid, int lock, u64 from, u64 to);
+/* The files into dir, the summary also on out: 0, or -1 told by report_err(). */
+int timeline_write(FILE *out, const char *dir, const struct read_result *r, int rows);
 
 #endif

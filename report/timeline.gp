@@ -1,11 +1,12 @@
-# timeline.gp: the timeline plot of report/timeline.sh, from the .dat files
-# report/timeline.awk writes. gnuplot -e "dir='DIR'; out='FILE.png'" (or
+# timeline.gp: the timeline plot of report/timeline.sh, from the files
+# mmreport --timeline writes. gnuplot -e "dir='DIR'; out='FILE.png'" (or
 # .svg). Top: one row per task (the longest holders), a box per lock hold
 # (colour = lock kind and mode, length = hold, and taller the longer), its wait before it as a thin
 # line, a red triangle where the task was switched out holding a lock,
 # grey ticks at the preemption points it took, and below the row its mmu_gather
 # stretches between those points (black). Bottom: every hold of the trace,
-# time x log2(hold), colour = how many.
+# time x log2(hold), colour = how many. Time runs from the trace's first
+# event, whose trace timestamp (span.txt's second word) the axes name.
 ext = out[strlen(out)-2:]
 if (ext eq 'png') { set terminal pngcairo size 1400,900 font 'sans,10' } else { set terminal svg size 1400,900 font 'sans,10' }
 set output out
@@ -17,7 +18,8 @@ set linetype 4 lc rgb '#a34f00'
 # its ns from 256 ns to 1 s), so that a long hold stands out even where
 # a thousand short ones crowd the row
 hh(d) = (d <= 0 ? 0.04 : 0.04 + 0.30 * ((l = log(d * 1e9) / log(2)) < 8 ? 0 : l > 30 ? 1 : (l - 8) / 22.0))
-span = real(system("cat " . dir . "/span.txt"))
+span = real(word(system("cat " . dir . "/span.txt"), 1))
+first = word(system("cat " . dir . "/span.txt"), 2)
 nrows = int(system("wc -l < " . dir . "/rows.txt"))
 set multiplot title system("cat " . dir . "/summary.txt") font ',10'
 # both panels on one time axis: the same margins, keys and colour box outside them
@@ -30,7 +32,7 @@ set xrange [0:span]
 set yrange [0.4:nrows + 0.6]
 set ytics () font ',9'
 do for [i=1:nrows] { set ytics add (system("sed -n " . i . "p " . dir . "/rows.txt | cut -d' ' -f2") i) }
-set xlabel 'time since the first event (s)'
+set xlabel sprintf('time (s) since the first event, at %s s in the trace', first)
 set ylabel 'task (comm-pid), longest hold or stretch on top'
 set grid xtics lc rgb '#dddddd'
 set key at screen 0.995, screen 0.90 right top vertical font ',9' samplen 2 spacing 1.1 title "lock held: kind, mode\n(length = hold, taller = longer)"
@@ -54,7 +56,7 @@ set key off
 set yrange [7.5:30.5]
 set ytics ('256 ns' 8, '1 us' 10, '4 us' 12, '16 us' 14, '65 us' 16, '262 us' 18, '1 ms' 20, '4 ms' 22, '17 ms' 24, '67 ms' 26, '268 ms' 28, '1 s' 30) font ',9'
 set ylabel 'hold length (log2 buckets)'
-set xlabel 'time since the first event (s): every hold of every task'
+set xlabel sprintf('time (s) since the first event, at %s s in the trace: every hold of every task', first)
 set logscale cb
 set cblabel 'holds'
 set palette defined (0 '#fff5eb', 1 '#fd8d3c', 2 '#d94801', 3 '#7f2704')

@@ -2,11 +2,10 @@
 # timeline.sh TRACE OUTDIR: the picture of a recording that answers "where
 # did the long holds and the long non-preemptible stretches happen, and who
 # waited": OUTDIR/timeline.png and .svg (report/timeline.gp), its data in
-# OUTDIR/timeline/ and what it shows, in figures, in
-# OUTDIR/timeline/summary.txt.
+# OUTDIR/timeline/ (mmreport --timeline) and what it shows, in figures at the
+# trace's own timestamps, in OUTDIR/timeline/summary.txt, printed at the end.
 # NEEDS: build/host/mmreport (make report-tool), gnuplot. ROWS=12 tasks.
-# OVERHEAD: a second pass over the trace (mmreport --dump) and awk over
-# it: about 2 s for make demo's 0.5 M events.
+# OVERHEAD: one more pass of mmreport over the trace, then gnuplot.
 set -eu
 . "$(dirname "$0")/../guest/usage.sh"
 usage_check "timeline.sh TRACE OUTDIR" 2 "$@"
@@ -18,10 +17,8 @@ report=$TOP/build/host/mmreport
 command -v gnuplot >/dev/null || die "no gnuplot: run 'make deps'"
 d=$out/timeline
 mkdir -p "$d"
-"$report" --dump "$trace" >"$d/events.txt" || die "mmreport --dump $trace failed"
-awk -v dir="$d" -v rows="${ROWS:-12}" -f "$TOP/report/timeline.awk" "$d/events.txt" ||
-	die "timeline.awk failed on $d/events.txt"
-rm -f "$d/events.txt"
+"$report" --timeline "$d" --top "${ROWS:-12}" "$trace" >/dev/null ||
+	die "mmreport --timeline $d $trace failed"
 [ -s "$d/rows.txt" ] || die "no lock hold or gather in $trace: nothing to draw"
 for ext in png svg; do
 	gnuplot -e "dir='$d'; out='$out/timeline.$ext'" "$TOP/report/timeline.gp" 2>"$d/gnuplot.$ext.log" ||

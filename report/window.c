@@ -88,6 +88,11 @@ void window_event(const struct mm_event *e)
 	}
 }
 
+int window_state(void)
+{
+	return state;
+}
+
 struct stat_line {
 	char name[128];
 	u64 v;
