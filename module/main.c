@@ -20,7 +20,6 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
 
 #include "mmpreempt.h"
 
@@ -61,32 +60,6 @@ MODULE_PARM_DESC(top_n, "rows printed by 'top', 1 to top_slots (default 20)");
 DEFINE_MUTEX(mmp_control_lock);
 static bool enabled;
 static struct dentry *dir;
-
-/*
- * A decimal number in [0, max] with at most one trailing newline, in at
- * most 16 bytes, as kstrtouint() reads it (an optional leading '+'); a
- * longer write is refused, not cut. Every bad value is -EINVAL, as the
- * interface promises, a bad buffer -EFAULT.
- */
-int mmp_parse_uint(const char __user *ubuf, size_t count, unsigned int max,
-		   unsigned int *val)
-{
-	char buf[17];
-	unsigned int v;
-
-	if (count == 0 || count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	buf[count] = '\0';
-	/* kstrtouint() would stop at a NUL and take "1\0junk" for 1 */
-	if (strlen(buf) != count || kstrtouint(buf, 10, &v))
-		return -EINVAL;
-	if (v > max)
-		return -EINVAL;
-	*val = v;
-	return 0;
-}
 
 /* The table sizes: refused at load unless the tables can index them. */
 static int check_slots(const char *name, unsigned int slots)
@@ -130,7 +103,7 @@ static int check_params(void)
 static int check_memory(bool timed, bool with_top)
 {
 	u64 sums = with_top ? mmp_top_bytes(top_slots) : 0;
-	u64 holds = timed ? mmp_holds_bytes(hold_slots) : 0;
+	u64 holds = timed ? mmp_flight_bytes(hold_slots) : 0;
 	u64 avail = (u64)si_mem_available() << PAGE_SHIFT;
 
 	if (sums + holds <= avail / 2)
@@ -148,7 +121,7 @@ static int set_enabled(bool on)
 	if (on == enabled)
 		return 0;
 	if (on) {
-		mmp_holds_clear();	/* intervals begun while off are unknown */
+		mmp_flight_clear();	/* intervals begun while off are unknown */
 		ret = mmp_probes_attach();
 	} else {
 		mmp_probes_detach();
@@ -209,32 +182,6 @@ static const struct file_operations reset_fops = {
 	.llseek = noop_llseek,
 };
 
-/* The first debugfs entry that could not be made: the load fails with it. */
-static int debugfs_err;
-static const char *debugfs_err_name;
-
-static void debugfs_check(struct dentry *d, const char *name)
-{
-	if (IS_ERR(d) && !debugfs_err) {
-		debugfs_err = PTR_ERR(d);
-		debugfs_err_name = name;
-	}
-}
-
-struct dentry *mmp_debugfs_dir(const char *name, struct dentry *parent)
-{
-	struct dentry *d = debugfs_create_dir(name, parent);
-
-	debugfs_check(d, name);
-	return d;
-}
-
-void mmp_debugfs_file(const char *name, umode_t mode, struct dentry *parent,
-		      void *data, const struct file_operations *fops)
-{
-	debugfs_check(debugfs_create_file(name, mode, parent, data, fops), name);
-}
-
 static void cleanup(void)
 {
 	debugfs_remove_recursive(dir);	/* waits for file operations in flight */
@@ -242,13 +189,13 @@ static void cleanup(void)
 	set_enabled(false);		/* waits for probes in flight */
 	mutex_unlock(&mmp_control_lock);
 	mmp_top_exit();
-	mmp_holds_exit();
+	mmp_flight_exit();
 	mmp_stats_exit();
 }
 
 static int __init mmpreempt_init(void)
 {
-	const char *what = "checking the parameters";
+	const char *what = "checking the parameters", *name;
 	bool timed = !!strcmp(mode, "counting");
 	int ret = check_params();
 
@@ -269,7 +216,7 @@ static int __init mmpreempt_init(void)
 	ret = mmp_stats_init();
 	what = "allocating the statistics";
 	if (!ret && timed) {	/* counting mode times nothing */
-		ret = mmp_holds_init(hold_slots);
+		ret = mmp_flight_init(hold_slots);
 		what = "allocating the hold table";
 	}
 	if (!ret) {
@@ -289,7 +236,6 @@ static int __init mmpreempt_init(void)
 	what = "attaching the probes";
 	if (ret)
 		goto fail;
-	debugfs_err = 0;
 	dir = mmp_debugfs_dir("mmpreempt", NULL);
 	mmp_debugfs_file("enable", 0600, dir, NULL, &enable_fops);
 	mmp_debugfs_file("reset", 0200, dir, NULL, &reset_fops);
@@ -297,10 +243,10 @@ static int __init mmpreempt_init(void)
 	mmp_top_debugfs(dir, top_n);
 	mmp_alllocks_debugfs(dir);
 	/* a file missing would read as a feature missing: refuse to load */
-	if (debugfs_err) {
-		ret = debugfs_err;
+	ret = mmp_debugfs_error(&name);
+	if (ret) {
 		pr_err("mmpreempt: not loaded: cannot create debugfs entry %s (error %d)\n",
-		       debugfs_err_name, ret);
+		       name, ret);
 		cleanup();
 		return ret;
 	}

@@ -41,7 +41,12 @@ static inline void mmp_hist_add(u64 *hist, u64 v)
 	hist[min_t(unsigned int, fls64(v), MMP_HIST_SLOTS - 1)]++;
 }
 
-enum mmp_lock_kind { MMP_ANON_VMA, MMP_I_MMAP, MMP_NR_KINDS };
+/*
+ * What an interval is of: the two lock kinds index the lock statistics;
+ * with the gather, they key the in-flight table (flight.c).
+ */
+enum mmp_kind { MMP_ANON_VMA, MMP_I_MMAP, MMP_NR_LOCK_KINDS,
+		MMP_GATHER = MMP_NR_LOCK_KINDS };
 
 /*
  * The timed probes count no wait or hold twice: a wait timed is in
@@ -68,7 +73,7 @@ enum mmp_hist_id { MMP_H_FLUSH_PAGES, MMP_H_RESCHED_PAGES, MMP_H_GATHER_NS,
  */
 struct mmp_stat {
 	u64 ev[MMP_NR_EVENTS];
-	struct mmp_lockstat lock[MMP_NR_KINDS][2];	/* [kind][write] */
+	struct mmp_lockstat lock[MMP_NR_LOCK_KINDS][2];	/* [kind][write] */
 	u64 gathers_fullmm, gathers_nested, pages;
 	u64 batch_alloc_ok, batch_alloc_failed, resched_pending;
 	u64 alllocks_roots, alllocks_mappings;
@@ -80,7 +85,7 @@ struct mmp_stat {
 	u64 top_lost[3];
 	u64 hist[MMP_NR_HISTS][MMP_HIST_SLOTS];
 	/* maxima from here on */
-	u64 wait_max[MMP_NR_KINDS][2], hold_max[MMP_NR_KINDS][2];
+	u64 wait_max[MMP_NR_LOCK_KINDS][2], hold_max[MMP_NR_LOCK_KINDS][2];
 	u64 gather_ns_max;
 	/* not a counter, kept by a reset: this copy's top sums (top.c) */
 	struct mmp_root_sum *top_sums;
@@ -191,14 +196,12 @@ static __always_inline void mmp_hist_ns(u64 *hist, u64 ns)
 }
 
 /*
- * holds.c: waits and holds in flight, keyed by (task, object, kind, mode):
- * the key packs the object's address, 8-byte aligned (probes.c checks
- * the types), with kind << 1 | write. A slot is claimed with one cmpxchg;
+ * flight.c: waits, holds and gathers in flight, keyed by (task, object,
+ * kind, mode): the key packs the object's address, 8-byte aligned
+ * (probes.c checks the types), with kind << 1 | write. A slot is claimed with one cmpxchg;
  * from then on only its task touches it, until mmp_flight_end() gives it
  * back.
  */
-enum mmp_hold_kind { MMP_HOLD_ANON_VMA, MMP_HOLD_I_MMAP, MMP_HOLD_GATHER };
-
 struct mmp_flight {
 	const void *task;	/* the owner; NULL while free */
 	unsigned long key;
@@ -218,11 +221,11 @@ static __always_inline unsigned long mmp_key(const void *obj, unsigned int km)
 	return (unsigned long)obj | km;
 }
 
-int mmp_holds_init(unsigned int slots);
-u64 mmp_holds_bytes(unsigned int slots);
+int mmp_flight_init(unsigned int slots);
+u64 mmp_flight_bytes(unsigned int slots);
 extern struct mmp_flight mmp_flight_none;	/* a slot no task owns */
-void mmp_holds_exit(void);
-void mmp_holds_clear(void);
+void mmp_flight_exit(void);
+void mmp_flight_clear(void);
 
 #define MMP_FLIGHT_PROBE 8	/* slots a key may take from its home */
 
@@ -287,7 +290,7 @@ static inline void mmp_flight_end(struct mmp_flight *f)
 	smp_store_release(&f->task, NULL);
 }
 
-unsigned int mmp_holds_in_flight(void);
+unsigned int mmp_flight_count(void);
 
 /* top.c: per root anon_vma totals, with ids that are never pointers */
 DECLARE_STATIC_KEY_TRUE(mmp_top_on);
@@ -358,14 +361,15 @@ void mmp_alllocks_debugfs(struct dentry *dir);
 void mmp_alllocks_record(int pid, unsigned int roots, unsigned int mappings,
 			 int ret);
 
-/* main.c: debugfs entries whose failure fails the load */
+/* debugfs.c: entries whose failure fails the load, and the parser */
 struct dentry *mmp_debugfs_dir(const char *name, struct dentry *parent);
 void mmp_debugfs_file(const char *name, umode_t mode, struct dentry *parent,
 		      void *data, const struct file_operations *fops);
-
-/* main.c: what is written to a debugfs file, parsed strictly */
+int mmp_debugfs_error(const char **name);
 int mmp_parse_uint(const char __user *ubuf, size_t count, unsigned int max,
 		   unsigned int *val);
+
+/* main.c: serialises enable, reset and unload */
 extern struct mutex mmp_control_lock;
 
 #endif

@@ -61,8 +61,9 @@ static noinline notrace void start_probing(struct mmp_stat *p,
 	}
 }
 
-static __always_inline void on_lock_start(int kind, const void *lock,
-					  bool write, bool tsc)
+static __always_inline void timed_start(int kind, const void *lock,
+					bool write, bool tsc, bool success,
+					bool contended)
 {
 	struct mmp_stat *p = mmp_this_stat();
 	unsigned long key = key_of(lock, kind, write);
@@ -184,9 +185,9 @@ static noinline notrace void acquired_lookup(struct mmp_stat *p, int kind,
 	hold_begin(p, key, now);
 }
 
-static __always_inline void on_lock_acquired(int kind, const void *lock,
-					     bool success, bool contended,
-					     bool write, bool tsc)
+static __always_inline void timed_acquired(int kind, const void *lock,
+					   bool write, bool tsc, bool success,
+					   bool contended)
 {
 	struct mmp_stat *p = mmp_this_stat();
 	struct mmp_lockstat *l = &p->lock[kind][write];
@@ -264,8 +265,9 @@ static noinline notrace void released_lookup(struct mmp_stat *p, int kind,
 		p->lock[kind][write].released_untracked++;
 }
 
-static __always_inline void on_lock_released(int kind, const void *lock,
-					     bool write, bool tsc)
+static __always_inline void timed_released(int kind, const void *lock,
+					   bool write, bool tsc, bool success,
+					   bool contended)
 {
 	struct mmp_stat *p = mmp_this_stat();
 	u64 now = mmp_read_clock(tsc);
@@ -279,121 +281,120 @@ static __always_inline void on_lock_released(int kind, const void *lock,
 }
 
 /*
- * The helpers below call a body with write as a constant too: both
- * branches inline it, each with its counters' offsets fixed.
+ * mode=counting: the twins of the timed bodies. No clock, no table; the
+ * lock events' counters are the ones the timed probes keep, so the stats
+ * file reads the same in both modes (with no waits or holds timed).
  */
-static __always_inline void anon_vma_start(struct anon_vma *root, bool write,
-					   bool tsc)
+static __always_inline void count_start(int kind, const void *lock,
+					bool write, bool tsc, bool success,
+					bool contended)
 {
-	if (write)
-		on_lock_start(MMP_ANON_VMA, root, true, tsc);
-	else
-		on_lock_start(MMP_ANON_VMA, root, false, tsc);
+	mmp_this_stat()->lock[kind][write].started++;
 }
 
-static __always_inline void anon_vma_acquired(struct anon_vma *root,
-					      bool write, bool success,
-					      bool contended, bool tsc)
+static __always_inline void count_acquired(int kind, const void *lock,
+					   bool write, bool tsc, bool success,
+					   bool contended)
 {
-	if (write)
-		on_lock_acquired(MMP_ANON_VMA, root, success, contended,
-				 true, tsc);
+	struct mmp_lockstat *l = &mmp_this_stat()->lock[kind][write];
+
+	l->contended += contended;
+	if (success)
+		l->acquired++;
 	else
-		on_lock_acquired(MMP_ANON_VMA, root, success, contended,
-				 false, tsc);
+		l->trylock_failed++;
 }
 
-static __always_inline void anon_vma_released(struct anon_vma *root,
-					      bool write, bool tsc)
+static __always_inline void count_released(int kind, const void *lock,
+					   bool write, bool tsc, bool success,
+					   bool contended)
 {
-	if (write)
-		on_lock_released(MMP_ANON_VMA, root, true, tsc);
-	else
-		on_lock_released(MMP_ANON_VMA, root, false, tsc);
+	mmp_this_stat()->lock[kind][write].released++;
 }
 
-static __always_inline void i_mmap_start(struct address_space *mapping,
-					 bool write, bool tsc)
+enum mmp_step { MMP_start, MMP_acquired, MMP_released };
+enum mmp_way { MMP_probe, MMP_tsc, MMP_count };	/* ktime, TSC, counting */
+
+static __always_inline void lock_step(enum mmp_step step, enum mmp_way way,
+				      int kind, const void *lock, bool write,
+				      bool success, bool contended)
 {
-	if (write)
-		on_lock_start(MMP_I_MMAP, mapping, true, tsc);
+	bool tsc = way == MMP_tsc;
+
+	if (step == MMP_start && way == MMP_count)
+		count_start(kind, lock, write, tsc, success, contended);
+	else if (step == MMP_start)
+		timed_start(kind, lock, write, tsc, success, contended);
+	else if (step == MMP_acquired && way == MMP_count)
+		count_acquired(kind, lock, write, tsc, success, contended);
+	else if (step == MMP_acquired)
+		timed_acquired(kind, lock, write, tsc, success, contended);
+	else if (way == MMP_count)
+		count_released(kind, lock, write, tsc, success, contended);
 	else
-		on_lock_start(MMP_I_MMAP, mapping, false, tsc);
+		timed_released(kind, lock, write, tsc, success, contended);
 }
 
-static __always_inline void i_mmap_acquired(struct address_space *mapping,
-					    bool write, bool success,
-					    bool contended, bool tsc)
+/* write as a constant too: each branch inlines the body, offsets fixed */
+static __always_inline void lock_event(enum mmp_step step, enum mmp_way way,
+				       int kind, const void *lock, bool write,
+				       bool success, bool contended)
 {
 	if (write)
-		on_lock_acquired(MMP_I_MMAP, mapping, success, contended,
-				 true, tsc);
+		lock_step(step, way, kind, lock, true, success, contended);
 	else
-		on_lock_acquired(MMP_I_MMAP, mapping, success, contended,
-				 false, tsc);
-}
-
-static __always_inline void i_mmap_released(struct address_space *mapping,
-					    bool write, bool tsc)
-{
-	if (write)
-		on_lock_released(MMP_I_MMAP, mapping, true, tsc);
-	else
-		on_lock_released(MMP_I_MMAP, mapping, false, tsc);
+		lock_step(step, way, kind, lock, false, success, contended);
 }
 
 /*
- * Each timed lock event has two probes, registered by the clock chosen at
- * load: probe_<event> reads ktime, tsc_<event> the TSC, so that neither
- * tests which.
+ * Each lock event has three probes, and the load registers one of them
+ * (mmp_probes_attach()): count_<event> in counting mode, else
+ * tsc_<event> when the TSC is the clock and probe_<event> when ktime is,
+ * so that no probe tests the mode or the clock. As mm/mmap_lock.c does,
+ * one macro writes them all, from the tracepoints' arguments below.
  */
-static notrace void probe_anon_vma_lock_start(void *data,
-					      struct anon_vma *av,
-					      struct anon_vma *root, bool write)
-{
-	anon_vma_start(root, write, false);
-}
+#define anon_vma_params(...)					\
+	(void *data, struct anon_vma *av, struct anon_vma *root,	\
+	 bool write, ##__VA_ARGS__)
+#define anon_vma_kind	MMP_ANON_VMA
+#define anon_vma_lock	root
+#define i_mmap_params(...)						\
+	(void *data, struct address_space *mapping, unsigned long ino,	\
+	 dev_t dev, bool write, ##__VA_ARGS__)
+#define i_mmap_kind	MMP_I_MMAP
+#define i_mmap_lock	mapping
+/* fn(..., success, contended): what the acquired event says */
+#define start_call(fn, ...)	fn(__VA_ARGS__, true, false)
+#define acquired_call(fn, ...)	fn(__VA_ARGS__, success, contended)
+#define released_call(fn, ...)	fn(__VA_ARGS__, true, false)
 
-static notrace void tsc_anon_vma_lock_start(void *data,
-					    struct anon_vma *av,
-					    struct anon_vma *root, bool write)
-{
-	anon_vma_start(root, write, true);
-}
+/* way: probe, tsc or count; sys: anon_vma or i_mmap; the rest: extras */
+#define MMP_LOCK_PROBE(way, sys, step, ...)				\
+	static notrace void way##_##sys##_lock_##step			\
+		sys##_params(__VA_ARGS__)				\
+	{								\
+		step##_call(lock_event, MMP_##step, MMP_##way,		\
+			    sys##_kind, sys##_lock, write);		\
+	}
 
-static notrace void probe_anon_vma_lock_acquired(void *data,
-						 struct anon_vma *av,
-						 struct anon_vma *root,
-						 bool write, bool success,
-						 bool contended)
-{
-	anon_vma_acquired(root, write, success, contended, false);
-}
-
-static notrace void tsc_anon_vma_lock_acquired(void *data,
-					       struct anon_vma *av,
-					       struct anon_vma *root,
-					       bool write, bool success,
-					       bool contended)
-{
-	anon_vma_acquired(root, write, success, contended, true);
-}
-
-static notrace void probe_anon_vma_lock_released(void *data,
-						 struct anon_vma *av,
-						 struct anon_vma *root,
-						 bool write)
-{
-	anon_vma_released(root, write, false);
-}
-
-static notrace void tsc_anon_vma_lock_released(void *data,
-					       struct anon_vma *av,
-					       struct anon_vma *root,
-					       bool write)
-{
-	anon_vma_released(root, write, true);
-}
+MMP_LOCK_PROBE(probe, anon_vma, start)
+MMP_LOCK_PROBE(tsc, anon_vma, start)
+MMP_LOCK_PROBE(count, anon_vma, start)
+MMP_LOCK_PROBE(probe, anon_vma, acquired, bool success, bool contended)
+MMP_LOCK_PROBE(tsc, anon_vma, acquired, bool success, bool contended)
+MMP_LOCK_PROBE(count, anon_vma, acquired, bool success, bool contended)
+MMP_LOCK_PROBE(probe, anon_vma, released)
+MMP_LOCK_PROBE(tsc, anon_vma, released)
+MMP_LOCK_PROBE(count, anon_vma, released)
+MMP_LOCK_PROBE(probe, i_mmap, start)
+MMP_LOCK_PROBE(tsc, i_mmap, start)
+MMP_LOCK_PROBE(count, i_mmap, start)
+MMP_LOCK_PROBE(probe, i_mmap, acquired, bool success, bool contended)
+MMP_LOCK_PROBE(tsc, i_mmap, acquired, bool success, bool contended)
+MMP_LOCK_PROBE(count, i_mmap, acquired, bool success, bool contended)
+MMP_LOCK_PROBE(probe, i_mmap, released)
+MMP_LOCK_PROBE(tsc, i_mmap, released)
+MMP_LOCK_PROBE(count, i_mmap, released)
 
 /* Born as its own root; anon_vma_attach says when fork puts it elsewhere. */
 static notrace void probe_anon_vma_alloc(void *data, struct anon_vma *av)
@@ -450,56 +451,6 @@ static notrace void probe_anon_vma_reuse(void *data, struct anon_vma *av,
 	mmp_this_stat()->ev[MMP_EV_anon_vma_reuse]++;
 }
 
-static notrace void probe_i_mmap_lock_start(void *data,
-					    struct address_space *mapping,
-					    unsigned long ino, dev_t dev,
-					    bool write)
-{
-	i_mmap_start(mapping, write, false);
-}
-
-static notrace void tsc_i_mmap_lock_start(void *data,
-					  struct address_space *mapping,
-					  unsigned long ino, dev_t dev,
-					  bool write)
-{
-	i_mmap_start(mapping, write, true);
-}
-
-static notrace void probe_i_mmap_lock_acquired(void *data,
-					       struct address_space *mapping,
-					       unsigned long ino, dev_t dev,
-					       bool write, bool success,
-					       bool contended)
-{
-	i_mmap_acquired(mapping, write, success, contended, false);
-}
-
-static notrace void tsc_i_mmap_lock_acquired(void *data,
-					     struct address_space *mapping,
-					     unsigned long ino, dev_t dev,
-					     bool write, bool success,
-					     bool contended)
-{
-	i_mmap_acquired(mapping, write, success, contended, true);
-}
-
-static notrace void probe_i_mmap_lock_released(void *data,
-					       struct address_space *mapping,
-					       unsigned long ino, dev_t dev,
-					       bool write)
-{
-	i_mmap_released(mapping, write, false);
-}
-
-static notrace void tsc_i_mmap_lock_released(void *data,
-					     struct address_space *mapping,
-					     unsigned long ino, dev_t dev,
-					     bool write)
-{
-	i_mmap_released(mapping, write, true);
-}
-
 /* The gather probes test the clock: one probe per event serves both. */
 #define tsc_mmu_gather_start probe_mmu_gather_start
 #define tsc_mmu_gather_finish probe_mmu_gather_finish
@@ -513,7 +464,7 @@ static notrace void probe_mmu_gather_start(void *data, struct mmu_gather *tlb,
 	p->ev[MMP_EV_mmu_gather_start]++;
 	if (fullmm)
 		p->gathers_fullmm++;
-	f = mmp_flight_begin(key_of(tlb, MMP_HOLD_GATHER, false));
+	f = mmp_flight_begin(key_of(tlb, MMP_GATHER, false));
 	if (!f) {
 		p->untracked_table_full++;
 		return;
@@ -533,7 +484,7 @@ static notrace void probe_mmu_gather_finish(void *data, struct mmu_gather *tlb,
 	if (nested)
 		p->gathers_nested++;
 	now = mmp_now();
-	f = mmp_flight_find(key_of(tlb, MMP_HOLD_GATHER, false));
+	f = mmp_flight_find(key_of(tlb, MMP_GATHER, false));
 	if (!f) {
 		p->untracked_no_start++;
 		return;
@@ -604,102 +555,7 @@ static notrace void probe_mm_drop_all_locks(void *data, struct mm_struct *mm,
 	mmp_this_stat()->ev[MMP_EV_mm_drop_all_locks]++;
 }
 
-/*
- * mode=counting: the twins of the timed probes. No clock, no table; the
- * lock events' counters are the ones the timed probes keep, so the stats
- * file reads the same in both modes (with no waits or holds timed). The
- * bodies take write as a constant too, as the timed ones do: the mode's
- * counters at constant offsets.
- */
-static __always_inline void count_start(int kind, bool write, bool unused)
-{
-	mmp_this_stat()->lock[kind][write].started++;
-}
-
-static __always_inline void count_acquired(int kind, bool success,
-					   bool contended, bool write,
-					   bool unused)
-{
-	struct mmp_lockstat *l = &mmp_this_stat()->lock[kind][write];
-
-	l->contended += contended;
-	if (success)
-		l->acquired++;
-	else
-		l->trylock_failed++;
-}
-
-static __always_inline void count_released(int kind, bool write, bool unused)
-{
-	mmp_this_stat()->lock[kind][write].released++;
-}
-
-static notrace void count_anon_vma_lock_start(void *data, struct anon_vma *av,
-					      struct anon_vma *root, bool write)
-{
-	if (write)
-		count_start(MMP_ANON_VMA, true, false);
-	else
-		count_start(MMP_ANON_VMA, false, false);
-}
-
-static notrace void count_anon_vma_lock_acquired(void *data,
-						 struct anon_vma *av,
-						 struct anon_vma *root,
-						 bool write, bool success,
-						 bool contended)
-{
-	if (write)
-		count_acquired(MMP_ANON_VMA, success, contended, true, false);
-	else
-		count_acquired(MMP_ANON_VMA, success, contended, false, false);
-}
-
-static notrace void count_anon_vma_lock_released(void *data,
-						 struct anon_vma *av,
-						 struct anon_vma *root,
-						 bool write)
-{
-	if (write)
-		count_released(MMP_ANON_VMA, true, false);
-	else
-		count_released(MMP_ANON_VMA, false, false);
-}
-
-static notrace void count_i_mmap_lock_start(void *data,
-					    struct address_space *mapping,
-					    unsigned long ino, dev_t dev,
-					    bool write)
-{
-	if (write)
-		count_start(MMP_I_MMAP, true, false);
-	else
-		count_start(MMP_I_MMAP, false, false);
-}
-
-static notrace void count_i_mmap_lock_acquired(void *data,
-					       struct address_space *mapping,
-					       unsigned long ino, dev_t dev,
-					       bool write, bool success,
-					       bool contended)
-{
-	if (write)
-		count_acquired(MMP_I_MMAP, success, contended, true, false);
-	else
-		count_acquired(MMP_I_MMAP, success, contended, false, false);
-}
-
-static notrace void count_i_mmap_lock_released(void *data,
-					       struct address_space *mapping,
-					       unsigned long ino, dev_t dev,
-					       bool write)
-{
-	if (write)
-		count_released(MMP_I_MMAP, true, false);
-	else
-		count_released(MMP_I_MMAP, false, false);
-}
-
+/* mode=counting: the gather events' twins (the lock events' are above) */
 static notrace void count_mmu_gather_start(void *data, struct mmu_gather *tlb,
 					   struct mm_struct *mm, bool fullmm)
 {

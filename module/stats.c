@@ -109,7 +109,7 @@ static void derive_lock_counts(struct mmp_stat *s)
 {
 	int k, w;
 
-	for (k = 0; k < MMP_NR_KINDS; k++) {
+	for (k = 0; k < MMP_NR_LOCK_KINDS; k++) {
 		for (w = 0; w < 2; w++) {
 			struct mmp_lockstat *l = &s->lock[k][w];
 
@@ -123,7 +123,7 @@ static void derive_lock_counts(struct mmp_stat *s)
 /* The lock events' raw counts, from the counters their probes keep. */
 static void derive_lock_events(struct mmp_stat *s)
 {
-	static const int ev[MMP_NR_KINDS][3] = {
+	static const int ev[MMP_NR_LOCK_KINDS][3] = {
 		[MMP_ANON_VMA] = { MMP_EV_anon_vma_lock_start,
 				   MMP_EV_anon_vma_lock_acquired,
 				   MMP_EV_anon_vma_lock_released },
@@ -133,7 +133,7 @@ static void derive_lock_events(struct mmp_stat *s)
 	};
 	int k, w;
 
-	for (k = 0; k < MMP_NR_KINDS; k++) {
+	for (k = 0; k < MMP_NR_LOCK_KINDS; k++) {
 		for (w = 0; w < 2; w++) {
 			struct mmp_lockstat *l = &s->lock[k][w];
 
@@ -155,7 +155,7 @@ static int stats_show(struct seq_file *m, void *v)
 	derive_lock_events(s);
 	for (i = 0; i < MMP_NR_EVENTS; i++)
 		seq_printf(m, "events.%s %llu\n", mmp_event_names[i], s->ev[i]);
-	for (k = 0; k < MMP_NR_KINDS; k++) {
+	for (k = 0; k < MMP_NR_LOCK_KINDS; k++) {
 		for (w = 0; w < 2; w++) {
 			struct mmp_lockstat *l = &s->lock[k][w];
 			const char *kn = kind_names[k], *mn = mode_names[w];
@@ -206,7 +206,7 @@ static int stats_show(struct seq_file *m, void *v)
 		   s->lock[MMP_ANON_VMA][1].released_untracked +
 		   s->lock[MMP_I_MMAP][0].released_untracked +
 		   s->lock[MMP_I_MMAP][1].released_untracked);
-	seq_printf(m, "holds.in_flight %u\n", mmp_holds_in_flight());
+	seq_printf(m, "holds.in_flight %u\n", mmp_flight_count());
 	seq_printf(m, "mode.timed %d\n", static_key_enabled(&mmp_timed));
 	seq_printf(m, "clock.tsc %d\n", static_key_enabled(&mmp_clock_tsc));
 	seq_printf(m, "clock.tsc_unstable %d\n", mmp_clock_tsc_unstable());

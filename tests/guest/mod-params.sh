@@ -113,11 +113,11 @@ unload_module
 # large one asked for; in timed mode both, as vmalloc's own list names them.
 tables() { grep -c "$1+0x[0-9a-f]*/0x[0-9a-f]* \[mmpreempt\]" /proc/vmallocinfo || :; }
 load_module mode=counting hold_slots=1048576
-expect "counting: vmalloc areas of the hold table" "$(tables mmp_holds_init)" 0
+expect "counting: vmalloc areas of the hold table" "$(tables mmp_flight_init)" 0
 expect "counting: vmalloc areas of top" "$(tables mmp_top_init)" 0
 unload_module
 load_module
-expect "timed: vmalloc areas of the hold table" "$(tables mmp_holds_init)" 1
+expect "timed: vmalloc areas of the hold table" "$(tables mmp_flight_init)" 1
 [ "$(tables mmp_top_init)" -ge 1 ] || fail "timed: no vmalloc area of top's: the check above could not see one"
 unload_module
 echo "ok: counting mode allocates no hold table, timed mode one"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Waits and holds in flight. The locks traced here are sleeping locks: a
+ * Waits, holds and gathers in flight. The locks traced here are sleeping locks: a
  * holder may be preempted, sleep and migrate between acquire and release,
  * so an interval is keyed by (task, lock, kind, mode), not by CPU.
  *
@@ -59,7 +59,7 @@ struct mmp_flight *mmp_flight_find_probing(unsigned long key)
 }
 
 /* A count for the stats file: the fast path keeps none. */
-unsigned int mmp_holds_in_flight(void)
+unsigned int mmp_flight_count(void)
 {
 	unsigned int i, n = 0;
 
@@ -69,18 +69,18 @@ unsigned int mmp_holds_in_flight(void)
 }
 
 /* Forgets every interval; only while no probe is attached. */
-void mmp_holds_clear(void)
+void mmp_flight_clear(void)
 {
 	if (mmp_ft.slot)	/* none in counting mode */
 		memset(mmp_ft.slot, 0, array_size(nr_slots, sizeof(*mmp_ft.slot)));
 }
 
-u64 mmp_holds_bytes(unsigned int nr)
+u64 mmp_flight_bytes(unsigned int nr)
 {
 	return (u64)nr * sizeof(*mmp_ft.slot);
 }
 
-int mmp_holds_init(unsigned int nr)
+int mmp_flight_init(unsigned int nr)
 {
 	/* nr is validated at load: a power of two */
 	nr_slots = nr;
@@ -89,7 +89,7 @@ int mmp_holds_init(unsigned int nr)
 	return mmp_ft.slot ? 0 : -ENOMEM;
 }
 
-void mmp_holds_exit(void)
+void mmp_flight_exit(void)
 {
 	vfree(mmp_ft.slot);
 	mmp_ft.slot = NULL;
