@@ -6,7 +6,7 @@
 # RESULTS/console.log.
 #
 # Exit status: 0 when the guest reported "status 0" (every program passed),
-# the console shows no panic and no splat (tests/splat.awk) and QEMU ended
+# the console shows no panic and no splat (guest/splat.awk) and QEMU ended
 # before TIMEOUT; otherwise non-zero, saying which.
 #
 # Usage: run-sparc64.sh [-r RESULTS]
@@ -101,7 +101,7 @@ if grep -E '^\[ *[0-9]+\.[0-9]+\] Kernel panic - not syncing' "$results/console.
 	head -n 1 "$results/.panic" >&2
 	die "the guest kernel panicked (console: $results/console.log)"
 fi
-awk -f "$TOP/tests/splat.awk" "$results/console.log" >"$results/.splat"
+awk -f "$TOP/guest/splat.awk" "$results/console.log" >"$results/.splat"
 if [ -s "$results/.splat" ]; then
 	head -n 20 "$results/.splat" >&2
 	die "the kernel log shows a splat (console: $results/console.log)"

@@ -7,10 +7,11 @@
 # "# timeout: S" bounds it (default 60 s; four times that on the debug kernel). A test that reports results of its
 # own (a KUnit suite) prints them as KTAP subtests, indented by 4 spaces;
 # they are passed on, before the test's own line, as KTAP nests them.
-# A test during which the kernel log shows a splat (tests/splat.awk over the
-# dmesg lines that test added) fails, whatever its exit status, and its log
-# ends with the splat's lines: the runner's whole-boot check says that the
-# boot was dirty, this one says which test made it so.
+# A test during which the kernel log shows a splat (guest/splat.awk over the
+# dmesg lines that test added, less the reports its "# allow-splat: ERE"
+# header lines allow) fails, whatever its exit status, and its log ends with
+# the splat's lines: the runner's whole-boot check says that the boot was
+# dirty, this one says which test made it so.
 # A test whose header has "# order: last" runs after all the others (the
 # kmemleak scan, which must see everything the suite allocated).
 # MMPREEMPT_DEBUG_SUITE=ci (make test on the debug kernel): a test whose
@@ -38,7 +39,7 @@ for u in ${MMPREEMPT_ONLY:-}; do
 	case $u in */*) unknown="$unknown $u"; continue ;; esac
 	[ -f "$dir/$u.sh" ] || unknown="$unknown $u"
 done
-splat_awk=$(dirname "$0")/splat.awk
+splat_awk=$(dirname "$0")/../guest/splat.awk
 ART=${MMPREEMPT_ART:-/mnt/art}
 . "$(dirname "$0")/requires.sh"
 requires_config >/dev/null	# read once here, not once per test
@@ -95,7 +96,7 @@ for t in $(ordered); do
 	timeout -k 5 "${tmo:-60}" sh "$t" >"$logf" 2>&1 </dev/null
 	rc=$?
 	end=$(cut -d' ' -f1 /proc/uptime)
-	allow=$(sed -n 's/^# allow-splat: *//p' "$t" | paste -sd'|')
+	allow=$(allow_splat "$t")
 	dmesg | tail -n +$((klines + 1)) | awk -v allow="$allow" -f "$splat_awk" >"$out/$name.splat"
 	if [ -s "$out/$name.splat" ]; then
 		{ echo "kernel splat during this test (exit status $rc):"; cat "$out/$name.splat"; } >>"$logf"

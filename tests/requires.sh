@@ -25,6 +25,16 @@ requires_tokens() {
 		on && /^#   / { sub(/^#/, ""); print; next } { on = 0 }' "$1" | tr ',' ' '
 }
 
+# allow_splat FILE...: the FILEs' "# allow-splat: ERE" lines as one ERE
+# (joined with "|", blanks around each trimmed; a line with no ERE is
+# dropped: as an empty alternative it would let every report through).
+# ktap.sh applies a test's own to its share of the kernel log; boot-suite.sh
+# gives those of every test it runs to guest/run.sh (ALLOW_SPLAT).
+allow_splat() {
+	sed -n '/^# allow-splat:/ { s/^# allow-splat:[[:blank:]]*//; s/[[:blank:]]*$//; /./p; }' "$@" |
+		paste -sd'|'
+}
+
 # requires_config: the running kernel's config, read once
 requires_config() {
 	if [ -z "${_req_config:-}" ]; then

@@ -1,6 +1,7 @@
 # splat.awk: the lines of a kernel log (console or dmesg) that show a splat,
-# one per line; no output means a clean log. Used by guest/run.sh over a whole
-# boot and by tests/ktap.sh over each test's share of dmesg.
+# one per line; no output means a clean log. Used by guest/run.sh (and
+# guest/run-sparc64.sh) over a whole boot and by tests/ktap.sh over each
+# test's share of dmesg.
 #
 # A line counts only with a printk timestamp: a test that prints "WARNING:"
 # itself is not the kernel, and a kernel splat cannot hide behind one.
@@ -10,14 +11,17 @@
 # Inside such a dump its "Call Trace:" and frame lines are skipped; anything
 # else that looks like a splat still counts. The dump ends at "</TASK>" (or
 # after 80 lines, so that a missing end cannot hide the rest of the log).
-# A test may declare more such reports with "# allow-splat: ERE" lines in its
-# header (tests/ktap.sh applies a test's own to its share of the log;
-# guest/run.sh all of them to the whole boot).
+# The caller may let more such reports pass (-v allow=ERE): a guest test
+# declares them with "# allow-splat: ERE" lines in its header; tests/ktap.sh
+# applies a test's own to its share of the log, and guest/run.sh applies
+# what its caller gives it in ALLOW_SPLAT (tests/boot-suite.sh: those of the
+# tests it runs) to the whole boot. awk reads -v values with escapes: write
+# [.] for a literal dot, not a backslash.
 /^\[ *[0-9]+\.[0-9]+\] / {
 	if (/FAULT_INJECTION: forcing a failure/) { fi = 80; next }
-	# allow (-v allow=ERE): reports a test declares as the kernel's own
-	# answer to the failures it forces ("# allow-splat:" in its header); the
-	# matching line and its stack are skipped as a fault-injection dump is
+	# allow (-v allow=ERE): reports the caller lets pass (a test's
+	# "# allow-splat:" lines: the kernel's own answer to what it forces);
+	# the matching line and its stack are skipped as a fault-injection dump is
 	if (allow != "" && $0 ~ allow) { fi = 80; next }
 	if (fi > 0) {
 		fi--
