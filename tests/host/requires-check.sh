@@ -7,7 +7,9 @@
 #   a config option, CPU or NUMA count skips), a token on a continuation
 #   line counts, and prose ("2 NUMA nodes") is refused rather than passed;
 #   and every test of the suite has a one-line summary first and
-#   requires tokens of known kinds
+#   requires tokens of known kinds. The guest test template
+#   (tests/guest/template) carries a line for every header key the runners
+#   read, and no other; a guest test uses no key they do not read
 # requires: sh
 # overhead: none (no boot; well under a second)
 . "$TOP/tests/guest/lib/common.sh"
@@ -73,7 +75,7 @@ echo "ok: $n cases"
 # "# description:" and each of its requires tokens is of a known kind
 # (whether a guest command exists only the guest can tell).
 lint=0
-for t in "$TOP"/tests/guest/*.sh "$TOP"/tests/host/*.sh; do
+for t in "$TOP"/tests/guest/*.sh "$TOP"/tests/host/*.sh "$TOP"/tests/guest/template; do
 	name=${t#"$TOP"/tests/}
 	sed -n 2p "$t" | grep -q '^# description: .' || { echo "not ok: $name: line 2 is not '# description: SUMMARY'"; lint=$((lint + 1)); }
 	[ "$(sed -n 2p "$t" | wc -c)" -le 91 ] || { echo "not ok: $name: its summary line is over 90 columns"; lint=$((lint + 1)); }
@@ -93,3 +95,42 @@ for t in "$TOP"/tests/guest/*.sh "$TOP"/tests/host/*.sh; do
 done
 [ "$lint" -eq 0 ] || fail "$lint header defects in the suite's tests"
 echo "ok: every test's header: a one-line description, requires tokens of known kinds"
+
+# The header keys: those the runners read (each "^# KEY:" pattern in their
+# code) against the template's lines and the guest tests' headers, so that
+# a key a runner starts reading arrives with its line in the template, and
+# a misspelt key ("# timout:", read by nothing) fails here.
+tpl=$TOP/tests/guest/template
+[ -f "$tpl" ] || fail "no tests/guest/template"
+# header_keys FILE...: the "# KEY:" keys of each FILE's header (the comment
+# lines from line 2 on), one "FILE KEY" a line
+header_keys() {
+	for _f in "$@"; do
+		awk -v f="${_f#"$TOP"/tests/}" 'FNR > 1 && !/^#/ { exit }
+			FNR > 1 && /^# [a-z][a-z-]*:/ { sub(/^# /, ""); sub(/:.*/, ""); print f, $0 }' "$_f"
+	done
+}
+read_keys=$(grep -ho '\^# [a-z][a-z-]*:' "$TOP/tests/ktap.sh" "$TOP/tests/requires.sh" \
+	"$TOP/tests/test.sh" "$TOP/tests/boot-suite.sh" "$TOP/tests/host/requires-check.sh" |
+	sed 's/^\^# //; s/:$//' | sort -u)
+# the runners' code as read above names these six today: not fewer
+[ "$(echo "$read_keys" | wc -l)" -ge 6 ] || fail "the runners read only these header keys: $(echo $read_keys): the scan is wrong"
+tpl_keys=$(header_keys "$tpl" | awk '{ print $2 }' | sort)
+keys=0
+for k in $read_keys; do
+	keys=$((keys + 1))
+	echo "$tpl_keys" | grep -qx -- "$k" ||
+		{ echo "not ok: the runners read '# $k:' and tests/guest/template has no such line"; lint=$((lint + 1)); }
+done
+for k in $tpl_keys; do
+	echo "$read_keys" | grep -qx -- "$k" ||
+		{ echo "not ok: tests/guest/template has '# $k:', which no runner reads"; lint=$((lint + 1)); }
+done
+[ -z "$(echo "$tpl_keys" | uniq -d)" ] ||
+	{ echo "not ok: tests/guest/template has more than one line for: $(echo "$tpl_keys" | uniq -d | tr '\n' ' ')"; lint=$((lint + 1)); }
+unread=$(header_keys "$TOP"/tests/guest/*.sh | while read -r f k; do
+	echo "$read_keys" | grep -qx -- "$k" || echo "$f: '# $k:'"
+done)
+[ -z "$unread" ] || { echo "not ok: header keys no runner reads: $unread"; lint=$((lint + 1)); }
+[ "$lint" -eq 0 ] || fail "$lint header key defects"
+echo "ok: the template has a line for each of the $keys header keys the runners read ($(echo $read_keys)), and the guest tests use no other"
