@@ -53,8 +53,8 @@ help:
 	@echo '  kernel-lockstat - the normal config with CONFIG_LOCK_STAT (workload-cost'"'"'s anchor)'
 	@echo '  bisect          - every patch of both series, in order, builds and boots (slow)'
 	@echo ''
-	@echo 'Benchmarks (results/bench/; HOWTO.md, Benchmarks):'
-	@echo '  bench           - every benchmark, then summary.md, summary.json and the plots'
+	@echo 'Benchmarks (results/bench/; bench/README.md, figures in bench/RESULTS.md):'
+	@echo '  bench           - every benchmark, then bench/RESULTS.md, summary.json and the plots'
 	@echo '                    (SETUP=0: without the cold setup-cost build, about 17 minutes)'
 	@echo '  bench-sparc64   - gup_test on sparc64: stock 6.1 against the series'
 	@echo ''
@@ -154,7 +154,9 @@ kernel-lockstat:
 # header): the events off against stock 6.1, the probes per event, two CPUs
 # on one root, every tracer and LOCK_STAT on workloads, the realtime
 # experiment, the setup from a clean clone (SETUP=0: not that one, which
-# is a cold build of about 17 minutes); then the summary and the plots.
+# is a cold build of about 17 minutes); then bench/RESULTS.md with
+# results/bench/summary.md and summary.json (bench/summary.sh, which alone
+# rewrites them from results/bench/), and the plots.
 bench: deps guest kernel-stock kernel-lockstat
 	@bench/off-cost.sh
 	@bench/module-cost.sh

@@ -21,7 +21,8 @@
 #   -icount shift=0: one guest nanosecond per instruction, so the figures
 #   are instruction counts, reproducible, not real-hardware latencies), SMP=1.
 # OVERHEAD: one boot, under a minute.
-# Output: results/bench/module-cost.txt
+# Output: results/bench/module-cost.txt (and .stamp: what it ran on); the
+#   table goes to bench/RESULTS.md (bench/summary.sh).
 set -eu
 . "$(dirname "$0")/../guest/usage.sh"
 usage_check "module-cost.sh (settings in the environment: ROUNDS N BPFTRACE MEM)" 0 "$@"
@@ -31,4 +32,5 @@ mkdir -p "$res"
 ROUNDS=${ROUNDS:-5} N=${N:-100000}
 ICOUNT=1 SMP=1 NUMA=1 MEM=${MEM:-1024} QUIET=1 "$TOP/guest/run.sh" -r "$res" -- "
 UNITS='instructions per event (icount: one guest ns per instruction)' BPFTRACE=${BPFTRACE:-1} ROUNDS=$ROUNDS N=$N sh /mnt/repo/bench/module-cost-guest.sh >/mnt/results/module-cost.txt 2>&1"
+"$TOP/bench/stamp.sh" "$res" module-cost "$res"
 cat "$res/module-cost.txt"

@@ -12,10 +12,9 @@
 #   times each, in one boot of the stock kernel (VARIANT=stock) and one of
 #   the patched kernel (events off: nothing enables them). mmops times each
 #   operation alone; a round's figure is the median of those (its mean also
-#   counts whatever else the guest did in some rounds and not others: a
-#   migrate round's mean was 1.7 % higher in 3 rounds of 5, its median the
-#   same to 36 instructions). The KSM paths' figures are ksmd's own run
-#   time (mmops says how). Reports per path the median of the rounds on
+#   counts whatever else the guest did in some rounds and not others). The
+#   KSM paths' figures are ksmd's own run time (mmops says how). Reports
+#   per path the median of the rounds on
 #   each kernel, with their spread, and the patched kernel's cost relative
 #   to stock, in instructions per operation and in percent. A path the
 #   guest cannot run says why in a "#" line.
@@ -23,10 +22,11 @@
 #   missing: VARIANT=stock guest/kernel.sh, about 30 CPU-minutes cold).
 #   Boots with ICOUNT=1 (one guest ns per instruction: reproducible, not
 #   real-hardware latencies), SMP=1, two NUMA nodes (the second memory only).
-# OVERHEAD: two boots, about 3 minutes at ROUNDS=5 (ICOUNT); SMOKE=1: the patched
+# OVERHEAD: two boots, about 5 minutes at ROUNDS=5 (ICOUNT); SMOKE=1: the patched
 #   kernel only, 1 round of 2 operations a path (bench-smoke in make test
 #   runs the guest half so).
-# Output: results/bench/off-cost.txt
+# Output: results/bench/off-cost.txt (and .raw, and .stamp: what it ran on);
+#   the table goes to bench/RESULTS.md (bench/summary.sh).
 set -eu
 . "$(dirname "$0")/../guest/usage.sh"
 usage_check "off-cost.sh (settings in the environment: ROUNDS SMOKE MEM PATHS)" 0 "$@"
@@ -51,7 +51,10 @@ for k in $kernels; do
 	ART=$art VARIANT=$k ICOUNT=1 SMP=1 NUMA=2 MEM=${MEM:-1024} QUIET=1 "$TOP/guest/run.sh" -r "$res/off-cost-$k" -- "
 ROUNDS=$ROUNDS SMOKE=${SMOKE:-0} PATHS='${PATHS:-}' sh /mnt/repo/bench/off-cost-guest.sh >/mnt/results/off-cost.txt 2>&1"
 	sed "s/^/$k /" "$res/off-cost-$k/off-cost.txt" >>"$res/off-cost.raw"
+	runs="${runs:-} $res/off-cost-$k"
 done
+# shellcheck disable=SC2086 # the run folders, one word each
+"$TOP/bench/stamp.sh" "$res" off-cost $runs
 {
 	echo "rounds $ROUNDS per path and kernel; units: ns per operation under icount (= instructions),"
 	echo "each round's figure the median of its operations timed one by one"
@@ -82,7 +85,7 @@ done
 			printf "%-10s %14s %22s %14s %22s %10s %10s\n", p, fig(s), span(s, slo, shi), fig(q), span(q, qlo, qhi),
 				s && q ? sprintf("%+.1f", q - s) : "-", s && q ? sprintf("%+.3f%%", (q - s) * 100 / s) : "-"
 			# the goal: within 0.1 % of stock, or a fixed cost below 20
-			# instructions an operation (HOWTO.md, Benchmarks, says which)
+			# instructions an operation (bench/README.md says which)
 			if (s && q) {
 				compared++
 				if ((q - s) * 1000 > s && q - s >= 20)
@@ -95,7 +98,7 @@ done
 			printf "# goal (within 0.1 %% of stock, or under 20 instructions an operation): %s\n",
 				missed != "" ? "missed by" missed : "met by all " compared " paths" (fixed != "" ? ", under 20 instructions by" fixed : "")
 		if (fixed != "")
-			print "# under 20: the patched-out branch of each hook the path passes, and code generation (HOWTO.md, Benchmarks, counts them per path)"
+			print "# under 20: the patched-out branch of each hook the path passes, and code generation (bench/NOTES.md counts them per path)"
 	}' "$res/off-cost.raw"
 	grep -h '^#' "$res"/off-cost-*/off-cost.txt || :
 } >"$res/off-cost.txt"

@@ -15,7 +15,9 @@
 #   and comparable with each other, not real-hardware latencies.
 # OVERHEAD: one boot, several minutes (18 runs of a 1 GiB workload under
 #   icount); MIB=64 ROOTS=200 for a quick look.
-# Output: results/bench/preempt-latency.txt, .png and .svg (gnuplot)
+# Output: results/bench/preempt-latency.txt, .png and .svg (gnuplot), and
+#   .stamp (what it ran on); the table goes to bench/RESULTS.md
+#   (bench/summary.sh).
 set -eu
 . "$(dirname "$0")/../guest/usage.sh"
 usage_check "preempt-latency.sh (settings in the environment: MIB ROOTS MEM TIMEOUT)" 0 "$@"
@@ -25,6 +27,7 @@ mkdir -p "$res"
 ICOUNT=1 SMP=1 NUMA=1 MEM=${MEM:-2048} QUIET=1 TIMEOUT=${TIMEOUT:-3600} "$TOP/guest/run.sh" -r "$res/preempt-latency" -- "
 MIB=${MIB:-1024} ROOTS=${ROOTS:-2000} sh /mnt/repo/bench/preempt-latency-guest.sh >/mnt/results/preempt-latency.txt 2>&1"
 cp "$res/preempt-latency/preempt-latency.txt" "$res/preempt-latency.txt"
+"$TOP/bench/stamp.sh" "$res" preempt-latency "$res/preempt-latency"
 # the plot: worst latency per work and model, points on beside points off
 awk '$1 ~ /^(none|voluntary|full)$/ { v[$3 "/" $1, $2] = $4; k[$3 "/" $1] = 1 }
 	END { n = split("munmap exit alllocks", w, " "); split("none voluntary full", m, " ")

@@ -15,7 +15,8 @@
 #   lines really move between host cores); wall-clock ratios within one
 #   boot, not real-hardware latencies; their spread is printed beside them.
 # OVERHEAD: one boot, about 2 minutes at ROUNDS=7 OPS=2000.
-# Output: results/bench/root-contention.txt
+# Output: results/bench/root-contention.txt (and .stamp: what it ran on);
+#   the table goes to bench/RESULTS.md (bench/summary.sh).
 set -eu
 . "$(dirname "$0")/../guest/usage.sh"
 usage_check "root-contention.sh (settings in the environment)" 0 "$@"
@@ -31,4 +32,5 @@ if [ -n "${OLD_KO:-}" ]; then
 fi
 SMP=2 NUMA=1 MEM=${MEM:-1024} QUIET=1 "$TOP/guest/run.sh" -r "$res" -- "
 ROUNDS=$ROUNDS OPS=$OPS OTHER='$old' sh /mnt/repo/bench/root-contention-guest.sh >/mnt/results/root-contention.txt 2>&1"
+"$TOP/bench/stamp.sh" "$res" root-contention "$res"
 cat "$res/root-contention.txt"

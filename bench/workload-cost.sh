@@ -23,18 +23,25 @@
 #   30 CPU-minutes cold: LOCKDEP changes every lock). Boots with ICOUNT=1
 #   (one guest ns per instruction: reproducible to about 0.1 %, not
 #   real-hardware latencies), SMP=1, two NUMA nodes (the second memory only).
+#   KERNELS=normal: the normal kernel's boot only (no lockstat kernel is
+#   built or booted; the table then has no LOCK_STAT rows).
 # OVERHEAD: two boots, about 15 minutes at ROUNDS=2 (bpftrace's start-up
 #   and trace-cmd report dominate); SMOKE=1: the normal kernel, one round,
 #   one run, forktree only (what make test runs).
-# Output: results/bench/workload-cost.txt (and .raw)
+# Output: results/bench/workload-cost.txt (and .raw, and .stamp: what it
+#   ran on); the table goes to bench/RESULTS.md (bench/summary.sh).
 set -eu
 . "$(dirname "$0")/../guest/usage.sh"
-usage_check "workload-cost.sh (settings in the environment: ROUNDS RUNS WORKLOADS SMOKE MEM TIMEOUT)" 0 "$@"
+usage_check "workload-cost.sh (settings in the environment: ROUNDS RUNS WORKLOADS KERNELS SMOKE MEM TIMEOUT)" 0 "$@"
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 res=$TOP/results/bench
 mkdir -p "$res"
 ROUNDS=${ROUNDS:-2} RUNS=${RUNS:-3}
-kernels="normal lockstat" WORKLOADS=${WORKLOADS:-forktree unmap mix}
+kernels=${KERNELS:-normal lockstat} WORKLOADS=${WORKLOADS:-forktree unmap mix}
+case $kernels in
+"normal lockstat" | normal) ;;
+*) echo "workload-cost: KERNELS='$kernels': want 'normal lockstat' or normal (every cost's baseline)" >&2; exit 2 ;;
+esac
 [ "${SMOKE:-0}" = 1 ] && { kernels=normal ROUNDS=1 RUNS=1 WORKLOADS=forktree; }
 : >"$res/workload-cost.raw"
 for k in $kernels; do
@@ -46,6 +53,9 @@ for k in $kernels; do
 		"$TOP/guest/run.sh" -r "$res/workload-cost-$k" -- "
 STRICT=1 ROUNDS=$ROUNDS RUNS=$RUNS WORKLOADS='$WORKLOADS' sh /mnt/repo/bench/workload-cost-guest.sh >/mnt/results/workload-cost.txt 2>&1"
 	sed "s/^/$k /" "$res/workload-cost-$k/workload-cost.txt" >>"$res/workload-cost.raw"
+	runs="${runs:-} $res/workload-cost-$k"
 done
+# shellcheck disable=SC2086 # the run folders, one word each
+"$TOP/bench/stamp.sh" "$res" workload-cost $runs
 "$TOP/bench/workload-cost-table.sh" "$res/workload-cost.raw" >"$res/workload-cost.txt"
 cat "$res/workload-cost.txt"
