@@ -182,8 +182,8 @@ view:
 # suite (the longer) runs while the normal kernel builds on the core it
 # leaves. On the debug kernel `make test` runs CI's share of the suite:
 # the tests marked "# debug-ci: skip" are skipped, each saying why, 50 load
-# cycles stand for 1,000 and two proofs run fewer rounds (HOWTO.md, "The
-# debug kernel").
+# cycles stand for 1,000 and two proofs run fewer rounds (tests/README.md,
+# DEBUG_SUITE).
 KERNELS ?= normal debug sparc64
 DEBUG_SUITE ?= ci
 test: deps
