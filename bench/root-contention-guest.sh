@@ -34,7 +34,7 @@ while [ $r -lt "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 echo "rounds $ROUNDS: rootstorm, 2 processes on 2 vCPUs, $OPS split+merge pairs each, one root anon_vma"
-echo "units: us per pair, wall time of the guest (multi-threaded TCG); ratio = the same round's run / the events-off run"
+echo "units: us per pair, wall time of the guest (not instruction counts); ratio = the same round's run / the events-off run"
 printf '%-32s %10s %18s %12s %18s\n' configuration median_us "min-max_us" median_ratio "min-max_ratio"
 for name in off timed counting other; do
 	[ -s $out/$name ] || continue

@@ -11,10 +11,12 @@
 #   Reports per configuration the median us per pair and its spread, and the
 #   median of the per-round ratios to the run with the events off.
 # NEEDS: make kernel module rootfs workloads; 2 host cores. Boots plain TCG
-#   with SMP=2 (multi-threaded TCG: two host threads, so the guest's shared
-#   lines really move between host cores); wall-clock ratios within one
-#   boot, not real-hardware latencies; their spread is printed beside them.
-# OVERHEAD: one boot, about 2 minutes at ROUNDS=7 OPS=2000.
+#   with SMP=2, both vCPUs on one host thread as every guest of the kit
+#   (guest/run.sh: multi-threaded TCG was seen to livelock in text_poke_bp);
+#   TCG_THREAD=multi gives each vCPU a host thread of its own, so that the
+#   shared lines move between host cores. Wall-clock ratios within one boot,
+#   not real-hardware latencies; their spread is printed beside them.
+# OVERHEAD: one boot, under a minute at ROUNDS=7 OPS=2000.
 # Output: results/bench/root-contention.txt (and .stamp: what it ran on);
 #   the table goes to bench/RESULTS.md (bench/summary.sh).
 set -eu
