@@ -22,7 +22,7 @@
 #   missing: VARIANT=stock guest/kernel.sh, about 30 CPU-minutes cold).
 #   Boots with ICOUNT=1 (one guest ns per instruction: reproducible, not
 #   real-hardware latencies), SMP=1, two NUMA nodes (the second memory only).
-# OVERHEAD: two boots, about 5 minutes at ROUNDS=5 (ICOUNT); SMOKE=1: the patched
+# OVERHEAD: two boots, 3 to 5 minutes at ROUNDS=5 (ICOUNT); SMOKE=1: the patched
 #   kernel only, 1 round of 2 operations a path (bench-smoke in make test
 #   runs the guest half so).
 # Output: results/bench/off-cost.txt (and .raw, and .stamp: what it ran on);
