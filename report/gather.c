@@ -104,9 +104,10 @@ void gather_event(const struct mm_event *e)
 		points++;
 		pending += !!e->f[F_NEED_RESCHED];
 		dist_add(&since_point, fu(e, F_PAGES));
+		/* a point of a gather begun before the trace is a point too */
+		timeline_add(TL_POINT, e->pid, 0, e->ts, e->ts);
 		if (x) {
 			x->points++;
-			timeline_add(TL_POINT, e->pid, 0, e->ts, e->ts);
 			end_stretch(x, e->ts, "point");
 		}
 		break;

@@ -85,6 +85,9 @@ expect "timeline's longest hold (mmreport: largest max_hold)" \
 expect "timeline's gather stretches (mmreport: stretches without a preemption point)" \
 	"$(sed -n 's/.*, \([0-9]*\) gather stretches, .*/\1/p' "$tl")" \
 	"$(sed -n 's/^stretches without a preemption point: n=\([0-9]*\).*/\1/p' "$out/report.txt")"
+expect "timeline's preemption points (mmreport: preemption points taken)" \
+	"$(sed -n 's/.*, \([0-9]*\) preemption points$/\1/p' "$tl")" \
+	"$(sed -n 's/^preemption points taken: \([0-9]*\) .*/\1/p' "$out/report.txt")"
 expect "timeline's longest gather stretch (mmreport's max)" \
 	"$(sed -n 's/^longest gather stretch \(.*\) by [^ ]* at .*/\1/p' "$tl")" \
 	"$(sed -n 's/^stretches without a preemption point: .* max=\([^ ]*\)$/\1/p' "$out/report.txt")"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: mmreport prints every duration one way, in columns, and shows skipped buckets
+# description: mmreport prints durations one way, aligned, skipped buckets shown
 #   mmreport's one rule for durations (report/README.md, OUTPUT): four
 #   significant digits with the unit glued on, ns us ms or s, in every
 #   table cell and every n=/p50= line. A crafted event stream holds one
