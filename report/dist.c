@@ -77,7 +77,7 @@ static uint64_t bucket_lo(int i)
 void dist_hist(FILE *f, const struct dist *d, const char *name, int top)
 {
 	static const char bar[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
-	int lo = -1, hi = -1, show[DIST_BUCKETS] = { 0 };
+	int lo = -1, hi = -1, shown = 0, show[DIST_BUCKETS] = { 0 };
 	uint64_t peak = 0;
 
 	for (int i = 0; i < DIST_BUCKETS; i++)
@@ -96,15 +96,22 @@ void dist_hist(FILE *f, const struct dist *d, const char *name, int top)
 	for (int i = lo; i <= hi; i++)
 		show[i] = 1;
 	if (top > 0 && hi - lo + 1 > top) {
-		/* the `top` fullest buckets, in bucket order */
+		/*
+		 * the `top` fullest buckets, in bucket order; an empty bucket is
+		 * never one of them: with fewer full ones, only those show
+		 */
 		memset(show, 0, sizeof(show));
 		for (int k = 0; k < top; k++) {
 			int best = -1;
 
 			for (int i = lo; i <= hi; i++)
-				if (!show[i] && (best < 0 || d->hist[i] > d->hist[best]))
+				if (!show[i] && d->hist[i] &&
+				    (best < 0 || d->hist[i] > d->hist[best]))
 					best = i;
+			if (best < 0)
+				break;
 			show[best] = 1;
+			shown++;
 		}
 	}
 	for (int i = lo; i <= hi; i++) {
@@ -138,7 +145,7 @@ void dist_hist(FILE *f, const struct dist *d, const char *name, int top)
 		fprintf(f, "%-16s%8" PRIu64 " |%-52.*s|\n", label, d->hist[i], w, bar);
 	}
 	if (top > 0 && hi - lo + 1 > top)
-		fprintf(f, "  (%d fullest of %d buckets shown)\n", top, hi - lo + 1);
+		fprintf(f, "  (%d fullest of %d buckets shown)\n", shown, hi - lo + 1);
 	fputc('\n', f);
 }
 

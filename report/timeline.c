@@ -34,6 +34,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "grow.h"
 #include "hmap.h"
@@ -91,6 +92,9 @@ void timeline_event(const struct mm_event *e)
 
 	if (!on)
 		return;
+	/* as window.c counts: a later window starts the counts again */
+	if (e->type == EV_MARKER && !strcmp(e->marker, "MMPREEMPT-WINDOW-START"))
+		win_holds = win_contended = 0;
 	t = task_of(e->pid);
 	/* the name --dump gives a task without one */
 	snprintf(t->comm, sizeof(t->comm), "%s", e->comm[0] ? e->comm : "<...>");

@@ -11,7 +11,9 @@
 #   1.000ms in its n= line, and the report's span must follow the rule too.
 #   A histogram cut to its fullest buckets (--summary) must show each run
 #   of the others as a "..." row: every row's lower bound is the previous
-#   row's upper bound, and the rows' counts add up to the holds.
+#   row's upper bound, and the rows' counts add up to the holds; the rows
+#   shown are the fullest buckets, never an empty one. The timeline's
+#   window line counts the last of two windows, as --stats does.
 # requires:
 . "$TOP/tests/guest/lib/common.sh"
 R=$TOP/build/host/mmreport
@@ -146,3 +148,37 @@ awk -v holds="$holds" '
 		exit bad || !gaps || n != holds }' "$d/hist.txt" >"$d/hist.out" ||
 	{ cat "$d/hist.out"; fail "the cut histogram hides a gap or loses holds"; }
 echo "ok: cut histogram: $(tail -n 1 "$d/hist.out"), every row beginning where the last ended"
+# the rows shown are the 4 fullest buckets of the full histogram, none empty
+# a bucket row's count: the number before its bar
+count='match($0, /[0-9]+ \|/) { print substr($0, RSTART, RLENGTH - 2) }'
+full=$(awk "/^@anon_vma_write_hold_ns:\$/ { h = 1; next } h && !NF { exit } h && /^\\[/ && $count" \
+	"$d/report.txt" | sort -n | tail -n 4 | paste -sd' ')
+expect "the counts of the rows the cut histogram shows (the 4 fullest, bucket order aside)" \
+	"$(awk "/^\\[/ && $count" "$d/hist.txt" | sort -n | paste -sd' ')" "$full"
+# two holds far apart (1 us, 1 s): only their two buckets show, no empty row
+printf '%s\n' \
+	"1.000000000 0 100 crafted anon_vma_lock_acquired anon_vma=0xffff888000500000 root=0xffff888000500000 write=true success=true contended=false" \
+	"1.000001000 0 100 crafted anon_vma_lock_released anon_vma=0xffff888000500000 root=0xffff888000500000 write=true" \
+	"2.000000000 0 100 crafted anon_vma_lock_acquired anon_vma=0xffff888000500000 root=0xffff888000500000 write=true success=true contended=false" \
+	"3.000000000 0 100 crafted anon_vma_lock_released anon_vma=0xffff888000500000 root=0xffff888000500000 write=true" \
+	>"$d/two.txt"
+"$R" --summary "$d/two.txt" >"$d/two.out" 2>&1 || fail "mmreport --summary failed on two holds"
+two=$(awk '/^@anon_vma_write_hold_ns:$/ { h = 1; next } h && !NF { exit } h' "$d/two.out")
+expect "rows of two holds' cut histogram: bucket rows, empty bucket rows, footer" \
+	"$(printf '%s\n' "$two" | awk '/^\[/ { r++; if (match($0, /[0-9]+ \|/) && substr($0, RSTART, RLENGTH - 2) == 0) z++ }
+		/fullest/ { f = $0 }
+		END { sub(/^ */, "", f); print r + 0, z + 0, f }')" "2 0 (2 fullest of 21 buckets shown)"
+echo "ok: a cut histogram shows its fullest buckets and never an empty one"
+
+# 4. the timeline's window counts: two windows, as --stats takes the last
+{
+	echo "0.500000000 0 77 sh print marker=MMPREEMPT-WINDOW-START"
+	sed -n 1,2p "$d/two.txt"
+	echo "1.500000000 0 77 sh print marker=MMPREEMPT-WINDOW-END"
+	echo "1.600000000 0 77 sh print marker=MMPREEMPT-WINDOW-START"
+	sed -n 3,4p "$d/two.txt"
+	echo "3.500000000 0 77 sh print marker=MMPREEMPT-WINDOW-END"
+} >"$d/windows.txt"
+"$R" --timeline "$d/tl" "$d/windows.txt" >/dev/null 2>&1 || fail "mmreport --timeline failed on two windows"
+expect "the timeline's window line over two windows (the last one's holds)" \
+	"$(sed -n 's/^in the MMPREEMPT window: //p' "$d/tl/summary.txt")" "1 holds released, 0 contended acquisitions"
