@@ -1,8 +1,9 @@
 #!/bin/sh
 # description: every make target and variable README.md and HOWTO.md name exists
 #   Reads the code spans and code blocks of README.md and HOWTO.md. Each
-#   `make TARGET` must be a rule of the Makefile (`make -C DIR ...`, another
-#   tree's make, is left out), and each `VAR=` (or `VAR` alone in a table
+#   `make TARGET` (after any options and VAR=value) must be a rule of the
+#   Makefile (`make -C DIR` or `-f FILE`, another tree's make, is left
+#   out), and each `VAR=` (or `VAR` alone in a table
 #   row's first cell, as in a table of variables) must be read by the Makefile
 #   or by a script it runs, directly or through another script (a script is
 #   reached when a reached file names it, or names its folder's *.sh), so the
@@ -23,15 +24,21 @@ function scan(text, where,   cmds, n, i, c, w, nw, j, s, m) {
 	n = split(text, cmds, /;|&&|\|\||\||\n/)
 	for (i = 1; i <= n; i++) {
 		c = cmds[i]
-		if (c ~ /(^|[^A-Za-z0-9_.\/-])make +-/) continue	# another tree
+		if (c ~ /(^|[^A-Za-z0-9_.\/-])make +(-[^ ]* +)*-[Cf]/) continue	# another tree
 		s = c
-		while (match(s, /(^|[^A-Za-z0-9_.\/-])make +[a-z][^ ]*/)) {
+		while (match(s, /(^|[^A-Za-z0-9_.\/-])make +[-A-Za-z][^ ]*/)) {
 			m = substr(s, RSTART, RLENGTH)
 			s = substr(s, RSTART + RLENGTH)
 			sub(/^.*make +/, "", m)
 			nw = split(m " " s, w, / +/)
-			for (j = 1; j <= nw && w[j] ~ /^[a-z][a-z0-9-]*$/; j++)
-				print where, "target", w[j]
+			# options and VAR=value may come before, between and after targets
+			for (j = 1; j <= nw; j++)
+				if (w[j] ~ /^-/ || w[j] ~ /^[A-Z][A-Z0-9_]*=/)
+					continue
+				else if (w[j] ~ /^[a-z][a-z0-9-]*$/)
+					print where, "target", w[j]
+				else
+					break
 		}
 		s = c
 		while (match(s, /(^|[^A-Za-z0-9_])[A-Z][A-Z0-9_]*=/)) {
@@ -48,7 +55,7 @@ function flush(   k, n, parts) {
 	if (para != "") {
 		n = split(para, parts, "`")
 		for (k = 2; k <= n; k += 2)
-			scan(parts[k], FILENAME ":" pstart)
+			scan(parts[k], pfile ":" pstart)
 	}
 	para = ""
 }
@@ -67,7 +74,7 @@ fence { scan($0, FILENAME ":" FNR); next }
 }
 {
 	incode = 0; blank = 0
-	if (para == "") pstart = FNR
+	if (para == "") { pfile = FILENAME; pstart = FNR }
 	para = para " " $0
 }
 END { flush() }
