@@ -107,7 +107,7 @@ tpl=$TOP/tests/guest/template
 header_keys() {
 	for _f in "$@"; do
 		awk -v f="${_f#"$TOP"/tests/}" 'FNR > 1 && !/^#/ { exit }
-			FNR > 1 && /^# [a-z][a-z-]*:/ { sub(/^# /, ""); sub(/:.*/, ""); print f, $0 }' "$_f"
+			FNR > 1 && /^# [A-Za-z][A-Za-z_-]*:/ { sub(/^# /, ""); sub(/:.*/, ""); print f, $0 }' "$_f"
 	done
 }
 read_keys=$(grep -ho '\^# [a-z][a-z-]*:' "$TOP/tests/ktap.sh" "$TOP/tests/requires.sh" \
