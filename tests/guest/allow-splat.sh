@@ -8,7 +8,11 @@
 #   The test checks that the WARN did reach the kernel log and that the
 #   line matches it, so a pass is never a WARN that did not happen.
 #   The host test runner-allow-splat boots it both ways: the suite's boot
-#   passes, a plain guest/run.sh (no allow list) fails on the WARN
+#   passes, a plain guest/run.sh (no allow list) fails on the WARN. The
+#   first allow-splat line matches no report: the one that allows the
+#   WARN is the second, so a runner that read only a test's first line
+#   would fail the suite's boot
+# allow-splat: BUG: no kernel prints this, the first of two allow lines
 # allow-splat: WARNING: CPU: [0-9]+ PID: [0-9]+ at [^ ]*splat[.]c:[0-9]+ splat_init[+]
 # requires: splat.ko
 # timeout: 60
