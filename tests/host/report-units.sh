@@ -13,7 +13,9 @@
 #   of the others as a "..." row: every row's lower bound is the previous
 #   row's upper bound, and the rows' counts add up to the holds; the rows
 #   shown are the fullest buckets, never an empty one. The timeline's
-#   window line counts the last of two windows, as --stats does.
+#   window line counts the last of two windows, as --stats does, and a
+#   crafted holder, waiter and switch-out give one wait, one switch-out
+#   and rows ordered by longest hold.
 # requires:
 . "$TOP/tests/guest/lib/common.sh"
 R=$TOP/build/host/mmreport
@@ -182,3 +184,22 @@ echo "ok: a cut histogram shows its fullest buckets and never an empty one"
 "$R" --timeline "$d/tl" "$d/windows.txt" >/dev/null 2>&1 || fail "mmreport --timeline failed on two windows"
 expect "the timeline's window line over two windows (the last one's holds)" \
 	"$(sed -n 's/^in the MMPREEMPT window: //p' "$d/tl/summary.txt")" "1 holds released, 0 contended acquisitions"
+
+# 5. the timeline's marks: a holder switched out, a waiter behind it, a
+# short hold elsewhere: one wait, one switch-out, rows by longest hold
+r=0xffff888000600000 q=0xffff888000700000
+cat >"$d/marks.txt" <<EOF
+10.000000000 0 200 holder anon_vma_lock_acquired anon_vma=$r root=$r write=true success=true contended=false
+10.050000000 1 201 waiter anon_vma_lock_start anon_vma=$r root=$r write=true
+10.100000000 0 200 holder sched_switch prev_pid=200 prev_state=R next_pid=0
+10.200000000 0 0 swapper sched_switch prev_pid=0 prev_state=R next_pid=200
+10.500000000 0 200 holder anon_vma_lock_released anon_vma=$r root=$r write=true
+10.500100000 1 201 waiter anon_vma_lock_acquired anon_vma=$r root=$r write=true success=true contended=true
+10.600100000 1 201 waiter anon_vma_lock_released anon_vma=$r root=$r write=true
+11.000000000 0 202 short anon_vma_lock_acquired anon_vma=$q root=$q write=false success=true contended=false
+11.001000000 0 202 short anon_vma_lock_released anon_vma=$q root=$q write=false
+EOF
+"$R" --timeline "$d/marks" "$d/marks.txt" >/dev/null 2>&1 || fail "mmreport --timeline failed on the marks stream"
+expect "the marks' waits, switch-outs and rows (top row first)" \
+	"$(wc -l <"$d/marks/waits.dat") $(wc -l <"$d/marks/switches.dat") $(sort -rn "$d/marks/rows.txt" | paste -sd,)" \
+	"1 1 3 holder-200,2 waiter-201,1 short-202"
