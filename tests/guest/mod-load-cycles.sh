@@ -10,7 +10,7 @@
 #   kernel kmemleak then finds nothing unreferenced. In make test (CI) the
 #   debug kernel runs 50 of the 1,000 (MMPREEMPT_DEBUG_SUITE=ci): a cycle
 #   there costs 0.55 s with the other vCPU idle but 2.7 s with it only
-#   spinning in user space (measured 2026-12-03): under TCG's round robin
+#   spinning in user space: under TCG's round robin
 #   most of a cycle waits on the busy vCPU, and 1,000 take about 45 min.
 #   MMPREEMPT_CYCLES overrides the count.
 #   TCG runs the vCPUs on one host thread (guest/run.sh): with several, a
