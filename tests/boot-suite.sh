@@ -20,19 +20,20 @@ usage_check "$usage" 1 "$@"
 . "$(dirname "$0")/../guest/lib.sh"
 . "$TOP/tests/requires.sh"
 
-# the tests that will run: those T names, else all
-tests=""
+# the tests that will run: those T names, else all (as arguments, so that
+# a checkout path with spaces stays one word a file)
+res=$1
+set --
 if [ -n "$(printf '%s' "${T:-}" | tr -d ' \t\n')" ]; then
 	for n in $T; do
-		[ -f "$TOP/tests/guest/$n.sh" ] && tests="$tests $TOP/tests/guest/$n.sh"
+		[ -f "$TOP/tests/guest/$n.sh" ] && set -- "$@" "$TOP/tests/guest/$n.sh"
 	done
 else
-	for f in "$TOP"/tests/guest/*.sh; do [ -f "$f" ] && tests="$tests $f"; done
+	for f in "$TOP"/tests/guest/*.sh; do [ -f "$f" ] && set -- "$@" "$f"; done
 fi
 ALLOW_SPLAT=""
-# shellcheck disable=SC2086 # one word per test file; the kit's names have no spaces
-[ -z "$tests" ] || ALLOW_SPLAT=$(allow_splat $tests)
+[ $# -eq 0 ] || ALLOW_SPLAT=$(allow_splat "$@")
 export ALLOW_SPLAT
 [ -z "$ALLOW_SPLAT" ] || log "reports the tests allow (ALLOW_SPLAT): $ALLOW_SPLAT"
-exec "$TOP/guest/run.sh" -r "$1" -- \
+exec "$TOP/guest/run.sh" -r "$res" -- \
 	"MMPREEMPT_ONLY='${T:-}' MMPREEMPT_DEBUG_SUITE=${DEBUG_SUITE:-full} sh /mnt/repo/tests/ktap.sh /mnt/repo/tests/guest /mnt/results/tests | tee /mnt/results/guest.tap"

@@ -97,7 +97,10 @@ for t in $(ordered); do
 	rc=$?
 	end=$(cut -d' ' -f1 /proc/uptime)
 	allow=$(allow_splat "$t")
-	dmesg | tail -n +$((klines + 1)) | awk -v allow="$allow" -f "$splat_awk" >"$out/$name.splat"
+	# a header ERE awk cannot compile stops awk at once: say so, never a pass
+	if ! dmesg | tail -n +$((klines + 1)) | awk -v allow="$allow" -f "$splat_awk" >"$out/$name.splat"; then
+		echo "the splat check failed (is the allow-splat '$allow' an ERE awk accepts?)" >"$out/$name.splat"
+	fi
 	if [ -s "$out/$name.splat" ]; then
 		{ echo "kernel splat during this test (exit status $rc):"; cat "$out/$name.splat"; } >>"$logf"
 		rc=99
